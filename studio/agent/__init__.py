@@ -1,0 +1,1 @@
+"""The authoring agent: model clients, the guarded tool loop, spec tools, traces and replay (no Qt)."""

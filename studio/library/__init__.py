@@ -1,0 +1,1 @@
+"""The on-disk prototype library: entries, drafts and revisions, templates and bundles (no Qt)."""

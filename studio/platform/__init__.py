@@ -1,0 +1,1 @@
+"""Platform modules a prototype may call, their registry, consent policy and generated surfaces (no Qt)."""

@@ -1,0 +1,1 @@
+"""The live preview: a Qt Quick (Controls Material) renderer of a running prototype."""

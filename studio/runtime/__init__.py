@@ -1,0 +1,1 @@
+"""A running prototype: typed state, pagers, actions, conditions, bindings and events (no Qt)."""

@@ -1,0 +1,1 @@
+"""The studio window and its panels (PySide6 widgets)."""

@@ -1,0 +1,1 @@
+"""Test helpers shared by the suite (fakes at the seams)."""
