@@ -1,1 +1,37 @@
-"""The spec core: AutoMobile prototype spec schema, validation, expansion, reading and patching (no Qt)."""
+"""The spec core: AutoMobile prototype spec schema, validation, expansion, reading and patching (no Qt).
+
+Public API (re-exported lazily so that importing one part never pays for the others):
+
+- `validate(spec) -> ValidationResult` (`.ok`, `.path`, `.message`), in AutoMobile's order
+- `expand(spec) -> dict` (components/`use` expanded; raises `SpecError`)
+- `outline(spec)`, `read_node(spec, address)`, `read_data(spec, pointer)`
+- `apply_patch(spec, ops) -> PatchResult` (raises `PatchError` with op index, path, message)
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "ValidationResult": "studio.spec.validator",
+    "validate": "studio.spec.validator",
+    "SpecError": "studio.spec.errors",
+    "SpecInputError": "studio.spec.errors",
+    "expand": "studio.spec.components",
+    "outline": "studio.spec.outline",
+    "read_node": "studio.spec.outline",
+    "read_data": "studio.spec.outline",
+    "apply_patch": "studio.spec.patch",
+    "PatchError": "studio.spec.patch",
+    "PatchResult": "studio.spec.patch",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'studio.spec' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
