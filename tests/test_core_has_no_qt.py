@@ -5,7 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
-CORE = ["studio.spec", "studio.runtime", "studio.library", "studio.agent", "studio.platform", "studio.device"]
+CORE = [
+    "studio.spec",
+    "studio.runtime",
+    "studio.library",
+    "studio.agent",
+    "studio.platform",
+    "studio.device",
+]
 
 BLOCKER = """
 import importlib, importlib.abc, pkgutil, sys
@@ -15,7 +22,7 @@ class Block(importlib.abc.MetaPathFinder):
             raise ImportError('Qt is blocked in the core: ' + name)
         return None
 sys.meta_path.insert(0, Block())
-import studio
+import studio, studio.document
 for pkg in %r:
     mod = importlib.import_module(pkg)
     for info in pkgutil.walk_packages(mod.__path__, pkg + '.'):
