@@ -1,0 +1,122 @@
+"""The studio's `platform` action (architecture decision 2): requests, argument resolution, and
+writing results into the `data` object at a `/data/...` JSON pointer."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Status = Literal["ok", "denied", "error"]
+STATUSES: tuple[Status, ...] = ("ok", "denied", "error")
+
+
+class PlatformActionError(ValueError):
+    """A platform action that cannot be issued (bad argument reference, bad `into`), one line."""
+
+
+@dataclass(frozen=True)
+class PlatformRequest:
+    """A platform call the host must run, then answer with `Runtime.resolve_platform`.
+
+    `args` are resolved from state and data at the moment the action ran."""
+
+    call: str
+    args: Mapping[str, Any]
+    into: str | None
+    status_key: str | None
+    request_id: str
+
+    @property
+    def module(self) -> str:
+        """The module part of `call` (`"units"` for `"units.convert"`)."""
+        return self.call.split(".", 1)[0]
+
+
+def pointer_tokens(pointer: str) -> list[str]:
+    """The reference tokens of a `/data/...` pointer below `data` (RFC 6901 unescaped).
+    Hand-written: the pointer grammar is five lines, a dependency is not worth it."""
+    if pointer == "/data":
+        return []
+    if not pointer.startswith("/data/"):
+        raise PlatformActionError(f"pointer {pointer!r} must start with /data/")
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[len("/data/") :].split("/")]
+
+
+def read_pointer(data: Mapping[str, Any], pointer: str) -> Any:
+    """The value at a `/data/...` pointer; PlatformActionError when it does not exist."""
+    node: Any = data
+    for token in pointer_tokens(pointer):
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise PlatformActionError(f"no data at {pointer!r}")
+    return copy.deepcopy(node)
+
+
+def write_pointer(data: dict[str, Any], pointer: str, value: Any) -> None:
+    """Writes `value` at a `/data/...` pointer, creating missing objects on the way; an array
+    index replaces an element and `-` appends. PlatformActionError when the path cannot hold it."""
+    tokens = pointer_tokens(pointer)
+    if not tokens:
+        if not isinstance(value, dict):
+            raise PlatformActionError("only an object can replace /data itself")
+        data.clear()
+        data.update(copy.deepcopy(value))
+        return
+    node: Any = data
+    for depth, token in enumerate(tokens):
+        last = depth == len(tokens) - 1
+        if isinstance(node, dict):
+            if last:
+                node[token] = copy.deepcopy(value)
+                return
+            node = node.setdefault(token, {})
+        elif isinstance(node, list):
+            if token == "-" and last:
+                node.append(copy.deepcopy(value))
+                return
+            if not token.isdigit() or int(token) >= len(node):
+                raise PlatformActionError(f"{pointer!r}: no array element {token!r}")
+            if last:
+                node[int(token)] = copy.deepcopy(value)
+                return
+            node = node[int(token)]
+        else:
+            raise PlatformActionError(f"{pointer!r}: cannot write below a {type(node).__name__}")
+
+
+def check_into(into: object) -> str | None:
+    """A valid `into` pointer (or None when absent); PlatformActionError otherwise."""
+    if into is None:
+        return None
+    if not isinstance(into, str) or into == "/data":
+        raise PlatformActionError(f"into must be a /data/... pointer, got {into!r}")
+    pointer_tokens(into)
+    return into
+
+
+def resolve_args(
+    args: Mapping[str, Any] | None, state: Mapping[str, Any], data: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Arguments with `{"state": KEY}` and `{"data": POINTER}` replaced by current values;
+    any other value is a literal. PlatformActionError for an undeclared key or missing data."""
+    resolved: dict[str, Any] = {}
+    for name, arg in (args or {}).items():
+        if isinstance(arg, Mapping) and set(arg) == {"state"} and isinstance(arg["state"], str):
+            if arg["state"] not in state:
+                raise PlatformActionError(
+                    f"argument {name!r}: state key {arg['state']!r} is not declared"
+                )
+            resolved[name] = state[arg["state"]]
+        elif isinstance(arg, Mapping) and set(arg) == {"data"} and isinstance(arg["data"], str):
+            try:
+                resolved[name] = read_pointer(data, arg["data"])
+            except PlatformActionError as error:
+                raise PlatformActionError(f"argument {name!r}: {error}") from None
+        else:
+            resolved[name] = copy.deepcopy(arg)
+    return resolved

@@ -1,0 +1,143 @@
+"""The studio `platform` action: pending, then ok/denied/error; results into /data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from studio.runtime import Change, PlatformRequest, Runtime
+
+Make = Callable[..., Runtime]
+
+
+def tap_convert(rt: Runtime) -> PlatformRequest:
+    button = rt.spec["root"]["children"][1]
+    (request,) = rt.run_actions(button["onTap"])
+    return request
+
+
+def test_platform_action_returns_a_resolved_request_and_sets_pending(make_runtime: Make) -> None:
+    rt = make_runtime("platform")
+    rt.set_value("from", "m")
+    request = tap_convert(rt)
+    assert request.call == "units.convert" and request.module == "units"
+    assert request.args == {"value": 12, "from": "m", "to": "mi", "precision": 2, "mode": "exact"}
+    assert request.into == "/data/result" and request.status_key == "convertStatus"
+    assert rt.state["convertStatus"] == "pending"
+    assert rt.pending_requests == (request,)
+    platform, change = rt.events[-2:]
+    assert (platform.kind, platform.name) == ("platform", "units.convert")
+    assert (
+        platform.payload["requestId"] == request.request_id
+        and platform.payload["status"] == "pending"
+    )
+    assert change.payload == {"key": "convertStatus", "value": "pending"}
+
+
+def test_args_resolve_at_call_time_after_earlier_writes(make_runtime: Make) -> None:
+    rt = make_runtime("platform")
+    call = rt.spec["root"]["children"][1]["onTap"][0]
+    (request,) = rt.run_actions([{"type": "setState", "key": "to", "value": "ft"}, call])
+    assert request.args["to"] == "ft"
+
+
+def test_ok_writes_the_result_and_the_status(make_runtime: Make, changes: list[Change]) -> None:
+    rt = make_runtime("platform")
+    request = tap_convert(rt)
+    rt.subscribe(changes.append)
+    rt.resolve_platform(request, "ok", {"value": 7.46, "unit": "mi"})
+    assert rt.data["result"] == {"value": 7.46, "unit": "mi"}
+    assert rt.data["defaults"] == {"precision": 2}
+    assert rt.state["convertStatus"] == "ok"
+    platform, change = rt.events[-2:]
+    assert platform.kind == "platform" and platform.payload["status"] == "ok"
+    assert change.payload == {"key": "convertStatus", "value": "ok"}
+    (notice,) = changes
+    assert notice.keys == {"convertStatus"} and notice.data and notice.event == change
+    assert rt.pending_requests == ()
+    assert rt.bind_text("Status: {convertStatus}") == "Status: ok"
+
+
+@pytest.mark.parametrize("status", ["denied", "error"])
+def test_denied_and_error_write_only_the_status(make_runtime: Make, status: str) -> None:
+    rt = make_runtime("platform")
+    request = tap_convert(rt)
+    rt.resolve_platform(request, status, {"value": "must not land"})
+    assert rt.data["result"] is None
+    assert rt.state["convertStatus"] == status
+
+
+def test_a_request_resolves_once(make_runtime: Make) -> None:
+    rt = make_runtime("platform")
+    request = tap_convert(rt)
+    rt.resolve_platform(request, "ok", 1)
+    count = len(rt.events)
+    rt.resolve_platform(request, "error")
+    assert rt.state["convertStatus"] == "ok" and len(rt.events) == count
+
+
+def test_reset_drops_pending_requests(make_runtime: Make) -> None:
+    rt = make_runtime("platform")
+    request = tap_convert(rt)
+    rt.reset()
+    rt.resolve_platform(request, "ok", 5)
+    assert rt.data["result"] is None and rt.state["convertStatus"] == "idle"
+
+
+def test_unknown_status_is_refused(make_runtime: Make) -> None:
+    rt = make_runtime("platform")
+    request = tap_convert(rt)
+    with pytest.raises(ValueError, match="ok, denied, error"):
+        rt.resolve_platform(request, "maybe")
+
+
+def test_nested_into_creates_objects_and_arrays_append(make_runtime: Make) -> None:
+    rt = make_runtime("platform")
+    calls: list[dict[str, Any]] = [
+        {
+            "type": "platform",
+            "call": "test.echo",
+            "args": {"text": "a"},
+            "into": "/data/log/latest",
+        },
+    ]
+    (request,) = rt.run_actions(calls)
+    rt.resolve_platform(request, "ok", {"text": "a"})
+    assert rt.data["log"] == {"latest": {"text": "a"}}
+    assert request.status_key is None
+
+
+def test_bad_platform_actions_reject_the_whole_list(make_runtime: Make) -> None:
+    rt = make_runtime("platform")
+    bad_lists: list[list[dict[str, Any]]] = [
+        [{"type": "platform", "call": "units.convert", "args": {"v": {"state": "nope"}}}],
+        [{"type": "platform", "call": "units.convert", "args": {"v": {"data": "/data/missing"}}}],
+        [{"type": "platform", "call": "units.convert", "into": "/elsewhere"}],
+        [{"type": "platform", "call": "units.convert", "statusKey": "amount"}],  # a number key
+        [{"type": "platform", "call": "units.convert", "statusKey": "undeclared"}],
+        [{"type": "platform", "call": "convert"}],
+    ]
+    for actions in bad_lists:
+        assert rt.run_actions([{"type": "setState", "key": "to", "value": "yd"}, *actions]) == []
+        assert rt.events[-1].kind == "validation_failed", actions
+    assert rt.state["to"] == "mi" and rt.pending_requests == ()
+
+
+def test_an_unwritable_into_turns_ok_into_error(make_runtime: Make) -> None:
+    rt = make_runtime("platform")
+    (request,) = rt.run_actions(
+        [
+            {
+                "type": "platform",
+                "call": "x.y",
+                "into": "/data/defaults/precision/deep",
+                "statusKey": "convertStatus",
+            }
+        ]
+    )
+    rt.resolve_platform(request, "ok", 1)
+    assert rt.state["convertStatus"] == "error"
+    assert rt.data["defaults"] == {"precision": 2}
+    assert "cannot write" in rt.events[-2].payload["error"]
