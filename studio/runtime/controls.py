@@ -147,14 +147,13 @@ def check_write(
     declared: Mapping[str, TypeClass],
     rules: Mapping[str, list[ControlRule]],
 ) -> Any:
-    """The value to store for `key`, or StateWriteError: the key must be declared in the spec's
-    `state`, keep its declared type, and satisfy every control bound to it."""
-    if key not in declared:
-        raise StateWriteError(key, "is not declared in the spec's state")
+    """The value to store for `key`, or StateWriteError: a declared key keeps its declared type,
+    and every control bound to the key accepts the value. As on the device (which validates the
+    would-be spec), a write may declare a new key: its first value fixes its type."""
     kind = type_class(value)
     if kind is None:
         raise StateWriteError(key, f"needs a string, number or boolean; got {describe(value)}")
-    if kind != declared[key]:
+    if key in declared and kind != declared[key]:
         raise StateWriteError(key, f"is declared as a {declared[key]}; got {describe(value)}")
     for rule in rules.get(key, []):
         value = _check_rule(key, value, rule)

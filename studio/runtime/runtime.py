@@ -280,6 +280,8 @@ class Runtime:
         if not changed:
             return
         self._state.update({k: accepted[k] for k in changed})
+        for key in changed:
+            self._declare(key, accepted[key])
         event = self._change_event(changed)
         self._notify(Change(keys=frozenset(changed), event=event))
 
@@ -343,6 +345,7 @@ class Runtime:
         for step in plan.steps:
             if isinstance(step, act.Write):
                 self._state[step.key] = step.value
+                self._declare(step.key, step.value)
             elif isinstance(step, act.Emit):
                 last = self._log_event("emit", step.name, step.payload)
             elif isinstance(step, act.Page):
@@ -367,6 +370,12 @@ class Runtime:
         if changed or pagers or last is not None:
             self._notify(Change(keys=frozenset(changed), pagers=frozenset(pagers), event=last))
         return requests
+
+    def _declare(self, key: str, value: Scalar) -> None:
+        """A write to an undeclared key declares it with the type of its first value."""
+        kind = type_class(value)
+        if kind is not None:
+            self._declared.setdefault(key, kind)
 
     def _issue(self, step: act.Call) -> PlatformRequest:
         self._request_counter += 1

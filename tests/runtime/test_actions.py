@@ -136,17 +136,20 @@ def test_a_list_whose_third_write_is_bad_applies_nothing(make_runtime: Make) -> 
     assert "boolean" in event.payload["message"] and "\n" not in event.payload["message"]
 
 
-def test_writes_to_undeclared_keys_are_rejected(make_runtime: Make) -> None:
+def test_set_state_may_declare_a_key_but_toggle_and_increment_may_not(make_runtime: Make) -> None:
+    """As on the device (which validates the would-be spec), setState may add a key, with the type
+    of its first value; toggle/increment need a declared boolean/number key."""
     rt = make_runtime(COUNTER)
-    for action in (
-        {"type": "setState", "key": "ghost", "value": 1},
-        {"type": "toggle", "key": "ghost"},
-        {"type": "increment", "key": "ghost"},
-    ):
+    for action in ({"type": "toggle", "key": "ghost"}, {"type": "increment", "key": "ghost"}):
         assert rt.run_actions([action]) == []
         assert "not declared" in rt.events[-1].payload["message"]
         assert rt.events[-1].kind == "validation_failed"
     assert "ghost" not in rt.state
+    rt.run_actions([{"type": "setState", "key": "ghost", "value": 1}])
+    assert rt.state["ghost"] == 1
+    assert rt.run_actions([{"type": "setState", "key": "ghost", "value": "one"}]) == []
+    assert rt.events[-1].kind == "validation_failed"
+    assert rt.state["ghost"] == 1
 
 
 def test_type_mismatches_are_rejected(make_runtime: Make) -> None:

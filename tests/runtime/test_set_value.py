@@ -48,7 +48,6 @@ REJECTED: list[tuple[str, Any, str]] = [
     ("minute", 60, "at most 59"),
     ("minute", 7.5, "integer"),
     ("sheetOpen", "no", "boolean"),
-    ("ghost", "boo", "not declared"),
 ]
 
 
