@@ -25,6 +25,9 @@ _EXPORTS = {
     "apply_patch": "studio.spec.patch",
     "PatchError": "studio.spec.patch",
     "PatchResult": "studio.spec.patch",
+    "replace_spec": "studio.spec.patch",
+    "expand_components": "studio.spec.components",
+    "expand_with_locations": "studio.spec.components",
 }
 
 __all__ = sorted(_EXPORTS)
