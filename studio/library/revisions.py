@@ -56,7 +56,9 @@ class Revision:
             author=author,
             summary=str(data.get("summary") or ""),
             ops=list(ops) if isinstance(ops, list) else None,
-            instruction=data.get("instruction") if isinstance(data.get("instruction"), str) else None,
+            instruction=data.get("instruction")
+            if isinstance(data.get("instruction"), str)
+            else None,
             changed=tuple(str(a) for a in data.get("changed") or ()),
             time=float(data.get("time") or 0.0),
             id=str(data.get("id") or uuid.uuid4().hex[:12]),
@@ -68,7 +70,9 @@ class RevisionLog:
     `undo`/`redo` move the cursor. `current` is the spec at the cursor. Listeners are called
     with the log after every change."""
 
-    def __init__(self, base: JSON, revisions: list[Revision] | None = None, cursor: int | None = None):
+    def __init__(
+        self, base: JSON, revisions: list[Revision] | None = None, cursor: int | None = None
+    ):
         self._base = base
         self._revisions: list[Revision] = list(revisions or [])
         self._cursor = len(self._revisions) if cursor is None else cursor

@@ -1,0 +1,28 @@
+"""Errors of the library, each one line that names the place (entry, file, bundle entry, spec path)."""
+
+from __future__ import annotations
+
+
+class LibraryError(Exception):
+    """A library operation was refused; nothing was written."""
+
+
+class EntryNotFound(LibraryError, KeyError):
+    """No prototype with this id in the library (or in its trash, for `restore`)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "no such prototype"
+
+
+class InvalidSpec(LibraryError):
+    """A spec the validator refused: `path` (`root.children[0].stateKey`, `$`) and `message`."""
+
+    def __init__(self, where: str, path: str, message: str):
+        super().__init__(f"{where}: {path}: {message}" if where else f"{path}: {message}")
+        self.where = where
+        self.path = path
+        self.message = message
+
+
+class BundleError(LibraryError):
+    """A `.protobundle` refused by the strict reader (or that could not be written)."""
