@@ -1,1 +1,23 @@
-"""The authoring agent: model clients, the guarded tool loop, spec tools, traces and replay (no Qt)."""
+"""The authoring agent: model clients, the guarded tool loop, spec tools, traces and replay (no Qt).
+
+Who owns what:
+
+- events.py     typed model events (TextDelta, ToolCall, Usage, Finish), ModelRequest, ToolSpec
+- sse.py        server-sent events framing over an async byte stream
+- accumulate.py Chat Completions chunks -> events; tool-call delta merging (index, then id)
+- clients.py    ModelClient interface; Chat Completions and Responses clients over httpx;
+                the loopback-only guard (PROTO_STUDIO_ALLOW_MODEL_REQUESTS=0)
+- errors.py     ModelError kinds (auth, rate_limit, retryable, context_length, fatal, blocked)
+- profiles.py   provider profiles and their quirks (OpenAI, Ollama, LM Studio, llama.cpp, ...)
+- registry.py   Tool (schema, description, examples, timeout, idempotent) and ToolRegistry
+- guards.py     Limits (turn cap, token budget), StuckDetector, RetryPolicy
+- loop.py       AgentLoop: the turn loop, tool batches, askUser/approval pauses, cancellation
+- draft.py      Draft: revisions over the starting spec; preview, apply, discard, undo
+- tools.py      the ten spec tools bound to a draft (outline ... askUser), PreviewProvider
+- guide.py      the spec guide and system prompt, generated from the JSON Schema
+- session.py    AgentSession: draft + tools + loop + trace, the object the UI and CLI drive
+- trace.py      Tracer (trace id, steps), logging, secret masking
+- snapshot.py   versioned run snapshots; replay.py re-runs one without a model
+- router.py     local vs cloud model per task; keys.py API keys (keychain, env, session)
+- testing.py    ScriptedModel for tests; cli.py `proto-studio agent`
+"""

@@ -1,0 +1,116 @@
+"""One agent session: a draft, the spec tools bound to it, the loop, and its trace and snapshot."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from studio.agent.clients import ModelClient
+from studio.agent.draft import Draft
+from studio.agent.guards import Limits, RetryPolicy
+from studio.agent.guide import system_prompt
+from studio.agent.loop import AgentLoop, Answer, RunResult
+from studio.agent.tools import PreviewProvider, ToolContext, build_spec_tools
+from studio.agent.trace import Masker, Tracer
+from studio.library.revisions import Revision
+
+
+class AgentSession:
+    """Runs instructions on a draft of `spec`. The UI and the CLI both drive one of these."""
+
+    def __init__(
+        self,
+        model: ModelClient,
+        spec: dict[str, Any],
+        *,
+        guide: Literal["full", "short"] = "full",
+        system: str | None = None,
+        limits: Limits | None = None,
+        retry: RetryPolicy | None = None,
+        on_event: Callable[[dict[str, Any]], None] | None = None,
+        preview: PreviewProvider | None = None,
+        runtime: Any = None,
+        platform_registry: Callable[[], Any] | None = None,
+        masker: Masker | None = None,
+        sleep: Callable[[float], Any] = asyncio.sleep,
+        clock: Callable[[], float] = time.time,
+        info: dict[str, Any] | None = None,
+    ) -> None:
+        self.draft = Draft(spec, clock=clock)
+        self.info = dict(info or {})
+        self.tracer = Tracer(masker=masker, clock=clock)
+        self.ctx = ToolContext(
+            self.draft,
+            instruction=lambda: self.loop.instruction,
+            preview=preview,
+            runtime=runtime,
+            platform_registry=platform_registry,
+            on_revision=self._on_revision,
+        )
+        self.tools = build_spec_tools(self.ctx)
+        self.answers: list[dict[str, Any]] = []
+        self.loop = AgentLoop(
+            model,
+            self.tools,
+            system=system if system is not None else system_prompt(guide),
+            limits=limits,
+            retry=retry,
+            on_event=on_event,
+            tracer=self.tracer,
+            sleep=sleep,
+            state_version=lambda: self.draft.version,
+        )
+        self.instructions: list[str] = []
+
+    @property
+    def trace_id(self) -> str:
+        return self.tracer.trace_id
+
+    async def run(self, instruction: str, *, selected: str | None = None) -> RunResult:
+        """Run one instruction. `selected` (a node id/address) is added as context, which makes
+        replaceNode the natural edit."""
+        if selected:
+            instruction = f"{instruction}\n\n{self._selection(selected)}"
+        self.instructions.append(instruction)
+        return await self.loop.run(instruction)
+
+    def _selection(self, selected: str, limit: int = 4000) -> str:
+        """The selected node and its subtree, as context for a node-scoped edit."""
+        import json
+
+        from studio.spec import read_node
+
+        try:
+            subtree = json.dumps(read_node(self.draft.spec, selected), ensure_ascii=False)
+        except ValueError:
+            return f"(Selected node: {selected}, which no longer exists)"
+        if len(subtree) > limit:
+            subtree = subtree[:limit] + " ... (cut; use readNode for the rest)"
+        return f"(Selected node: {selected})\n{subtree}"
+
+    async def resume(self, answer: Answer) -> RunResult:
+        return await self.loop.resume(answer)
+
+    def _on_revision(self, revision: Revision) -> None:
+        self.loop.emit(
+            "revision",
+            revision=revision.id,
+            summary=revision.summary,
+            changed=list(revision.changed),
+            ops=len(revision.ops or []),
+        )
+
+    def save(self, path: Path | None = None) -> Path:
+        """Save the run snapshot (masked, atomic); default: <user data>/agent-runs/<trace id>.json."""
+        from studio.agent.snapshot import save_snapshot
+
+        return save_snapshot(self.snapshot(), path, self.tracer.masker)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The run as a versioned JSON snapshot (masked when saved)."""
+        from studio.agent.snapshot import build_snapshot
+
+        return build_snapshot(self)
