@@ -1,0 +1,163 @@
+"""Device listing, states and watching through adbutils against a fake adb host-protocol server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from studio.device.adb import CTRLPROXY_SERVICE, Adb, AdbServer, DeviceState
+from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
+
+
+def android_shell(
+    *,
+    model: str = "Pixel 8",
+    release: str = "14",
+    sdk: str = "34",
+    size: str = "Physical size: 1080x2400",
+    density: str = "Physical density: 420",
+    installed: bool = True,
+    services: str = f"com.other/.Svc:{CTRLPROXY_SERVICE}",
+    a11y: str = "1",
+) -> Callable[[str], str]:
+    """A scripted Android shell answering the commands the probe runs (one per `;`)."""
+    props = {
+        "ro.product.model": model,
+        "ro.build.version.release": release,
+        "ro.build.version.sdk": sdk,
+    }
+
+    def run(cmdline: str) -> str:
+        out = []
+        for part in cmdline.split(";"):
+            cmd = part.replace("2>&1", "").strip()
+            if cmd.startswith("echo "):
+                out.append(cmd[5:])
+            elif cmd.startswith("getprop "):
+                out.append(props.get(cmd.split()[1], ""))
+            elif cmd == "wm size":
+                out.append(size)
+            elif cmd == "wm density":
+                out.append(density)
+            elif cmd.startswith("pm path "):
+                out.append("package:/data/app/base.apk" if installed else "")
+            elif cmd == "settings get secure enabled_accessibility_services":
+                out.append(services)
+            elif cmd == "settings get secure accessibility_enabled":
+                out.append(a11y)
+        return "\n".join(out) + "\n"
+
+    return run
+
+
+@pytest.fixture
+def fake_adb() -> Iterator[FakeAdbServer]:
+    server = FakeAdbServer()
+    yield server
+    server.close()
+
+
+def _adb(server: FakeAdbServer) -> Adb:
+    return Adb(AdbServer(host="127.0.0.1", port=server.port))
+
+
+def test_lists_every_state_with_model_version_screen_and_density(fake_adb: FakeAdbServer) -> None:
+    fake_adb.set_devices(
+        [
+            FakeDevice("ready1", shell=android_shell()),
+            FakeDevice("locked1", "unauthorized"),
+            FakeDevice("gone1", "offline"),
+            FakeDevice("noapk1", shell=android_shell(installed=False)),
+            FakeDevice("off1", shell=android_shell(services="com.other/.Svc", model="Galaxy")),
+            FakeDevice("a11yoff", shell=android_shell(a11y="0")),
+            FakeDevice(
+                "override1",
+                shell=android_shell(
+                    size="Physical size: 1080x2400\nOverride size: 720x1600",
+                    density="Physical density: 420\nOverride density: 280",
+                ),
+            ),
+        ]
+    )
+    infos = {i.serial: i for i in asyncio.run(_adb(fake_adb).list_devices())}
+    ready = infos["ready1"]
+    assert ready.state is DeviceState.READY
+    assert (ready.model, ready.android_version, ready.sdk) == ("Pixel 8", "14", 34)
+    assert ready.screen_size == (1080, 2400) and ready.density == 420
+    assert infos["locked1"].state is DeviceState.UNAUTHORIZED
+    assert "USB debugging" in infos["locked1"].detail
+    assert infos["gone1"].state is DeviceState.OFFLINE
+    assert infos["noapk1"].state is DeviceState.CTRLPROXY_MISSING
+    assert "not installed" in infos["noapk1"].detail
+    off = infos["off1"]
+    assert off.state is DeviceState.CTRLPROXY_NOT_ENABLED
+    # the guidance gives the exact commands, keeping the accessibility services already enabled
+    assert (
+        f"settings put secure enabled_accessibility_services com.other/.Svc:{CTRLPROXY_SERVICE}"
+        in off.detail
+    )
+    assert "accessibility_enabled 1" in off.detail and "locked" in off.detail
+    assert infos["a11yoff"].state is DeviceState.CTRLPROXY_NOT_ENABLED
+    assert infos["override1"].screen_size == (720, 1600) and infos["override1"].density == 280
+    assert ready.summary() == "ready1  ready  Pixel 8  Android 14  1080x2400  420dpi"
+
+
+def test_watch_reports_devices_appearing_changing_and_leaving(fake_adb: FakeAdbServer) -> None:
+    adb = _adb(fake_adb)
+
+    async def scenario() -> list[list[tuple[str, DeviceState]]]:
+        seen: list[list[tuple[str, DeviceState]]] = []
+        gen = adb.watch_devices()
+        try:
+            seen.append([(i.serial, i.state) for i in await anext(gen)])
+            fake_adb.set_devices([FakeDevice("p1", "unauthorized")])
+            seen.append([(i.serial, i.state) for i in await anext(gen)])
+            fake_adb.set_devices([FakeDevice("p1", shell=android_shell())])
+            seen.append([(i.serial, i.state) for i in await anext(gen)])
+            fake_adb.set_devices([])
+            seen.append([(i.serial, i.state) for i in await anext(gen)])
+        finally:
+            await gen.aclose()
+        return seen
+
+    seen = asyncio.run(asyncio.wait_for(scenario(), 10))
+    assert seen == [
+        [],
+        [("p1", DeviceState.UNAUTHORIZED)],
+        [("p1", DeviceState.READY)],
+        [],
+    ]
+
+
+def test_unreachable_server_gives_one_line_error() -> None:
+    import socket
+
+    from studio.device.adb import AdbUnavailable
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    adb = Adb(AdbServer(host="10.255.255.1", port=port))  # not local: never started by us
+    with pytest.raises(AdbUnavailable, match="not reachable") as err:
+        asyncio.run(adb.list_devices())
+    assert "\n" not in str(err.value)
+
+
+def test_the_adb_server_is_started_when_nothing_listens() -> None:
+    import socket
+    import subprocess
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = AdbServer(host="127.0.0.1", port=port)
+    assert not server.reachable()
+    try:
+        assert asyncio.run(Adb(server).list_devices()) == []
+        assert server.reachable()
+    finally:
+        subprocess.run(
+            [server.executable(), "-P", str(port), "kill-server"], capture_output=True, timeout=10
+        )

@@ -1,0 +1,79 @@
+"""`proto-studio device list|show`: output, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from studio.cli import main
+from tests.device.conftest import Phone, StandIn
+from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
+from tests.device.test_adb_listing import android_shell
+from tests.device.test_real_adb import SPEC
+
+
+def test_list_prints_each_device_and_what_to_do(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = FakeAdbServer()
+    try:
+        server.set_devices(
+            [FakeDevice("R5CT", shell=android_shell()), FakeDevice("X1", "unauthorized")]
+        )
+        monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(server.port))
+        assert main(["device", "list"]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert out[0] == "R5CT  ready  Pixel 8  Android 14  1080x2400  420dpi"
+        assert out[1] == "X1  unauthorized"
+        assert "USB debugging" in out[2]
+        assert main(["device", "list", "--json"]) == 0
+        rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert rows[0]["screen"] == [1080, 2400] and rows[1]["state"] == "unauthorized"
+    finally:
+        server.close()
+
+
+def test_show_puts_the_spec_on_the_phone(
+    fresh_phone: Phone,
+    start_ctrlproxy: Callable[..., StandIn],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    start_ctrlproxy()
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(fresh_phone.adb.server.port))
+    spec_file = tmp_path / "likes.json"
+    spec_file.write_text(json.dumps(SPEC))
+    assert (
+        main(["device", "show", str(spec_file), "--serial", fresh_phone.serial, "--seconds", "0.3"])
+        == 0
+    )
+    log = [json.loads(line) for line in fresh_phone.read("ctrlproxy.log").splitlines()]
+    assert log[0]["shown"] == SPEC and log[-1] == {"dismissed": "likes"}
+    assert f"showing 'likes' on {fresh_phone.serial}" in capsys.readouterr().err
+
+
+def test_show_errors_are_one_line(
+    fresh_phone: Phone,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(fresh_phone.adb.server.port))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**SPEC, "root": {"type": "text"}}))
+    assert main(["device", "show", str(bad), "--serial", fresh_phone.serial]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "root" in err and str(bad) in err
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(SPEC))
+    assert main(["device", "show", str(good), "--serial", "nope:1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no device 'nope:1'" in err
+    # CtrlProxy is "enabled" in settings but not running: the error says what to check
+    assert main(["device", "show", str(good), "--serial", fresh_phone.serial]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "did not answer" in err and "unlocked" in err

@@ -1,0 +1,123 @@
+"""MirrorView: frames from a fake video source on a worker thread, aspect ratio, overlay, fallback
+notice, and clicks/drags turned into taps/swipes that reach a (fake) adb server."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from studio.device.adb import Adb, AdbServer
+from studio.device.mirror import DeviceInput, Frame, FrameSink, Mirror, MirrorState, MirrorStatus
+from studio.ui.mirror import MirrorView
+from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
+
+RED = (220, 30, 30)
+
+
+class FakeSource:
+    """A video path that produces solid frames on the mirror's worker thread."""
+
+    mode = "h264 (fake)"
+
+    def __init__(self, width: int, height: int, color: tuple[int, int, int]):
+        self.image = np.empty((height, width, 3), np.uint8)
+        self.image[:] = color
+
+    def run(self, sink: FrameSink, stop: threading.Event) -> None:
+        while not stop.is_set():
+            received = time.perf_counter()
+            sink(Frame(self.image.copy(), received, time.perf_counter()))
+            stop.wait(0.01)
+
+    def interrupt(self) -> None:
+        pass
+
+
+@pytest.fixture
+def view(qtbot) -> MirrorView:  # type: ignore[no-untyped-def]
+    v = MirrorView()
+    qtbot.addWidget(v)
+    v.resize(400, 400)
+    v.show()
+    return v
+
+
+@pytest.fixture
+def mirror(view: MirrorView) -> Iterator[Mirror]:
+    m = Mirror([FakeSource(360, 800, RED)], view.frame_sink, view.status_sink)
+    m.start()
+    yield m
+    m.stop()
+
+
+def test_frames_are_shown_at_the_device_aspect_ratio_with_fps_and_latency(
+    qtbot, view: MirrorView, mirror: Mirror
+) -> None:  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(
+        lambda: view.frame is not None and view.status.state is MirrorState.STREAMING, timeout=5000
+    )
+    qtbot.waitUntil(lambda: view.status.fps > 0, timeout=5000)
+    shot = view.grab().toImage()
+    center = shot.pixelColor(200, 200)
+    assert (center.red(), center.green(), center.blue()) == RED
+    edge = shot.pixelColor(5, 200)  # 360x800 in 400x400: bars left and right
+    assert edge.red() < 40 and edge.green() < 40
+    rect = view.image_rect()
+    assert abs(rect.width() / rect.height() - 360 / 800) < 0.01
+    assert "fps" in view.overlay_text() and "ms" in view.overlay_text()
+    assert view.notice_text() == ""
+    assert view.display_latency_ms >= 0
+
+
+def test_screencap_fallback_is_announced(qtbot, view: MirrorView) -> None:  # type: ignore[no-untyped-def]
+    with qtbot.waitSignal(view.bridge.status_changed, timeout=2000):
+        view.status_sink(
+            MirrorStatus(
+                MirrorState.STREAMING,
+                "screencap fallback",
+                fps=4.0,
+                message="screenrecord: not found",
+            )
+        )
+    assert (
+        "screencap fallback" in view.notice_text()
+        and "screenrecord: not found" in view.notice_text()
+    )
+    with qtbot.waitSignal(view.bridge.status_changed, timeout=2000):
+        view.status_sink(MirrorStatus(MirrorState.FAILED, message="device gone"))
+    assert view.notice_text() == "Mirroring failed: device gone"
+
+
+def test_click_taps_and_drag_swipes_in_device_pixels(
+    qtbot, view: MirrorView, mirror: Mirror, qloop: asyncio.AbstractEventLoop
+) -> None:  # type: ignore[no-untyped-def]
+    commands: list[str] = []
+    server = FakeAdbServer()
+    server.set_devices([FakeDevice("phone1", shell=lambda cmd: commands.append(cmd) or "")])
+    try:
+        view.set_device_size(1080, 2400)
+        view.attach_input(DeviceInput(Adb(AdbServer(host="127.0.0.1", port=server.port)), "phone1"))
+        qtbot.waitUntil(lambda: view.frame is not None, timeout=5000)
+        # 360x800 frame in 400x400: drawn at x 110..290, y 0..400
+        with qtbot.waitSignal(view.tapped, timeout=2000) as tap:
+            qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 200))
+        assert tap.args == [540, 1200]
+        with qtbot.waitSignal(view.swiped, timeout=2000) as swipe:
+            qtbot.mousePress(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 380))
+            qtbot.mouseMove(view, QPoint(200, 100))
+            qtbot.mouseRelease(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 20))
+        assert swipe.args[:4] == [540, 2280, 540, 120]
+        qloop.run_until_complete(asyncio.wait_for(view.drain_input(), 5))
+        assert view.pending_input == 0
+        assert commands[0] == "input tap 540 1200"
+        assert commands[1].startswith("input swipe 540 2280 540 120 ")
+        with qtbot.assertNotEmitted(view.tapped):  # a click on the letterbox bar is not a tap
+            qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(20, 200))
+    finally:
+        server.close()
