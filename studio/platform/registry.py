@@ -1,26 +1,244 @@
-"""Placeholder registry (replaced by the platform modules work): only `test.echo`."""
+"""The registry of platform modules: what this build advertises, validates and executes."""
 
 from __future__ import annotations
 
+import copy
+import math
+from collections.abc import Iterable
 from typing import Any
 
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
 
-class _MinimalRegistry:
-    _calls: dict[str, dict[str, Any]] = {
-        "test.echo": {
-            "type": "object",
-            "properties": {"text": {"type": "string"}},
-            "required": ["text"],
-            "additionalProperties": False,
-        }
-    }
+from studio.platform.credentials import ModuleCredentials, carries_secret
+from studio.platform.module import JSON, CallContext, PlatformCall, PlatformError, PlatformModule
+from studio.platform.modules import calc, clipboard, device, echo, share, units
 
+MAX_MESSAGE = 200
+
+
+class PlatformRegistry:
+    """Modules by name. Implements the validator's `PlatformCatalog` (`has_module`,
+    `call_schema`) and the agent's `capabilities()` / `modules()`, and runs calls."""
+
+    def __init__(self, modules: Iterable[PlatformModule] = ()):
+        self._modules: dict[str, PlatformModule] = {}
+        self._validators: dict[str, tuple[Draft202012Validator, Draft202012Validator]] = {}
+        for module in modules:
+            self.add(module)
+
+    def add(self, module: PlatformModule) -> None:
+        if module.name in self._modules:
+            raise ValueError(f"platform module {module.name!r} is registered twice")
+        for call in module.calls.values():
+            Draft202012Validator.check_schema(call.args)
+            Draft202012Validator.check_schema(call.result)
+            if (
+                call.args.get("type") != "object"
+                or call.args.get("additionalProperties") is not False
+            ):
+                raise ValueError(f"{module.name}.{call.name}: args must be a strict object schema")
+            self._validators[f"{module.name}.{call.name}"] = (
+                Draft202012Validator(call.args),
+                Draft202012Validator(call.result),
+            )
+        self._modules[module.name] = module
+
+    # -- the validator's catalog ------------------------------------------------------------
     def has_module(self, module: str) -> bool:
-        return any(call.split(".", 1)[0] == module for call in self._calls)
+        return module in self._modules
 
     def call_schema(self, call: str) -> dict[str, Any] | None:
-        return self._calls.get(call)
+        found = self.lookup(call)
+        return copy.deepcopy(found[1].args) if found else None
+
+    # -- what the agent and the generator read -----------------------------------------------
+    def lookup(self, call: str) -> tuple[PlatformModule, PlatformCall] | None:
+        """The module and call for `"module.op"`, or None."""
+        module_name, _, op = call.partition(".")
+        module = self._modules.get(module_name)
+        if module is None or op not in module.calls:
+            return None
+        return module, module.calls[op]
+
+    def result_schema(self, call: str) -> dict[str, Any] | None:
+        found = self.lookup(call)
+        return copy.deepcopy(found[1].result) if found else None
+
+    def module(self, name: str) -> PlatformModule | None:
+        return self._modules.get(name)
+
+    def capabilities(self) -> list[str]:
+        """The `prototype_platform_<module>_v<n>` capabilities this build advertises, sorted."""
+        return sorted(m.capability for m in self._modules.values())
+
+    def calls(self) -> list[str]:
+        return sorted(f"{m.name}.{c}" for m in self._modules.values() for c in m.calls)
+
+    def modules(self) -> list[dict[str, Any]]:
+        """Every module with its calls, as the agent's `capabilities` tool shows them."""
+        out: list[dict[str, Any]] = []
+        for module in sorted(self._modules.values(), key=lambda m: m.name):
+            out.append(
+                {
+                    "module": module.name,
+                    "description": module.description,
+                    "capability": module.capability,
+                    "permissions": list(module.permissions),
+                    "calls": [
+                        {
+                            "call": f"{module.name}.{call.name}",
+                            "description": call.description,
+                            "args": copy.deepcopy(call.args),
+                            "result": copy.deepcopy(call.result),
+                            "sensitive": call.sensitive,
+                            "sideEffect": call.side_effect,
+                        }
+                        for call in module.calls.values()
+                    ],
+                    "events": [
+                        {
+                            "event": f"{module.name}.{e.name}",
+                            "description": e.description,
+                            "payload": copy.deepcopy(e.payload),
+                        }
+                        for e in module.events.values()
+                    ],
+                }
+            )
+        return out
+
+    # -- checking and running ----------------------------------------------------------------
+    def check_args(self, call: str, args: Any) -> JSON:
+        """`args` coerced and checked against the call's schema; raises `PlatformError` with
+        the argument's place (`units.convert: args.from: ...`)."""
+        found = self.lookup(call)
+        if found is None:
+            raise PlatformError(unknown_call_message(self, call))
+        if not isinstance(args, dict):
+            raise PlatformError(f"{call}: args must be an object")
+        coerced = coerce_args(found[1].args, args)
+        validator = self._validators[call][0]
+        error = _first_error(validator, coerced)
+        if error is not None:
+            raise PlatformError(f"{call}: {describe(error, 'args')}")
+        return coerced
+
+    async def execute(self, call: str, args: Any, *, context: CallContext) -> Any:
+        """Run `call` with `args` (checked first); returns its result (checked against the
+        result shape). Raises `PlatformError` with a one-line message. Consent is NOT asked
+        here: the host asks the broker before calling this."""
+        checked = self.check_args(call, args)
+        found = self.lookup(call)
+        assert found is not None  # check_args raised otherwise
+        module, spec = found
+        creds = ModuleCredentials(module.name, module.credentials) if module.credentials else None
+        secrets = await creds.secrets() if creds else []
+        if carries_secret(checked, secrets):
+            raise PlatformError(f"{call}: arguments may not carry a credential")
+        context.credentials = creds
+        try:
+            result = await spec.handler(checked, context)
+        finally:
+            context.credentials = None
+        error = _first_error(self._validators[call][1], result)
+        if error is not None:
+            raise PlatformError(
+                f"{call}: module returned a bad result: {describe(error, 'result')}"
+            )
+        if carries_secret(result, secrets):
+            raise PlatformError(f"{call}: the result would expose a credential; withheld")
+        return result
 
 
-def default_registry() -> _MinimalRegistry:
-    return _MinimalRegistry()
+def unknown_call_message(registry: PlatformRegistry, call: str) -> str:
+    module_name, _, op = call.partition(".")
+    module = registry.module(module_name)
+    if not op:
+        return f"{call!r}: a platform call is written module.call (e.g. units.convert)"
+    if module is None:
+        known = ", ".join(sorted(m["module"] for m in registry.modules()))
+        return f"{call}: unknown platform module {module_name!r} (this build has: {known})"
+    return f"{call}: module {module_name!r} has no call {op!r} (it has: {', '.join(module.calls)})"
+
+
+def coerce_args(schema: JSON, args: JSON) -> JSON:
+    """Form fields hold text: where a top-level argument may be a number, numeric text becomes
+    that number (`"12.5"` -> 12.5); where it may be an array of strings, comma-separated text
+    becomes the list (`"a, b"` -> ["a", "b"]). Nothing else is changed."""
+    out = dict(args)
+    props = schema.get("properties", {})
+    for name, value in args.items():
+        prop = props.get(name)
+        if not isinstance(value, str) or not isinstance(prop, dict):
+            continue
+        kind = prop.get("type")
+        types = {kind} if isinstance(kind, str) else set(kind or ())
+        if "array" in types:
+            out[name] = [part.strip() for part in value.split(",") if part.strip()]
+        elif types & {"number", "integer"}:
+            number = _parse_number(value, integer="number" not in types)
+            if number is not None:
+                out[name] = number
+    return out
+
+
+def _parse_number(text: str, *, integer: bool) -> int | float | None:
+    try:
+        number = float(text.strip())
+    except ValueError:
+        return None
+    if not math.isfinite(number):
+        return None
+    if number.is_integer() and (integer or not any(c in text for c in ".eE")):
+        return int(number)
+    return None if integer else number
+
+
+def _first_error(validator: Draft202012Validator, value: Any) -> ValidationError | None:
+    errors = sorted(validator.iter_errors(value), key=lambda e: (list(e.path), e.message))
+    return errors[0] if errors else None
+
+
+def describe(error: ValidationError, root: str) -> str:
+    """One line: the argument's place and what is wrong with it."""
+    place = root
+    for part in error.absolute_path:
+        place += f"[{part}]" if isinstance(part, int) else f".{part}"
+    validator = error.validator
+    if validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        allowed = ", ".join(error.schema.get("properties", {})) or "none"
+        message = f"unknown argument {', '.join(map(repr, extra))} (allowed: {allowed})"
+    elif validator == "required":
+        message = error.message.replace("is a required property", "is required")
+    elif validator == "enum":
+        options = error.schema.get("enum", [])
+        shown = ", ".join(map(str, options[:12])) + (", ..." if len(options) > 12 else "")
+        message = f"{error.instance!r} is not one of: {shown}"
+    elif validator == "type":
+        message = f"expected {error.validator_value}, got {type(error.instance).__name__}"
+    else:
+        message = error.message
+    line = f"{place}: {message}".replace("\n", " ")
+    return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
+
+
+def default_registry(
+    *,
+    clipboard_backend: clipboard.Clipboard | None = None,
+    share_target: share.ShareTarget | None = None,
+    device_source: device.DeviceInfoSource | None = None,
+) -> PlatformRegistry:
+    """The modules of this build. The host injects its clipboard, share target and device
+    source; without them the clipboard is in-memory, sharing fails cleanly, `phone` is null."""
+    return PlatformRegistry(
+        [
+            echo.module(),
+            units.module(),
+            calc.module(),
+            clipboard.module(clipboard_backend or clipboard.MemoryClipboard()),
+            share.module(share_target),
+            device.module(device_source),
+        ]
+    )

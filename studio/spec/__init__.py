@@ -3,6 +3,8 @@
 Public API (re-exported lazily so that importing one part never pays for the others):
 
 - `validate(spec) -> ValidationResult` (`.ok`, `.path`, `.message`), in AutoMobile's order
+- `CachedValidation(spec).replace(path, node)` / `validate_replace`: one-node revalidation
+- `load_spec_file(path)`, `parse_spec_text(text)`: strict reading (raises `SpecInputError`)
 - `expand(spec) -> dict` (components/`use` expanded; raises `SpecError`)
 - `outline(spec)`, `read_node(spec, address)`, `read_data(spec, pointer)`
 - `apply_patch(spec, ops) -> PatchResult` (raises `PatchError` with op index, path, message)
@@ -16,6 +18,10 @@ from typing import Any
 _EXPORTS = {
     "ValidationResult": "studio.spec.validator",
     "validate": "studio.spec.validator",
+    "CachedValidation": "studio.spec.incremental",
+    "validate_replace": "studio.spec.incremental",
+    "load_spec_file": "studio.spec.io",
+    "parse_spec_text": "studio.spec.io",
     "SpecError": "studio.spec.errors",
     "SpecInputError": "studio.spec.errors",
     "expand": "studio.spec.components",

@@ -132,7 +132,9 @@ class InspectorPanel(QWidget):
             for value in variants:
                 self.variant_combo.addItem(value, value)
             current = node.get("variant")
-            self.variant_combo.setCurrentIndex(variants.index(current) + 1 if current in variants else 0)
+            self.variant_combo.setCurrentIndex(
+                variants.index(current) + 1 if current in variants else 0
+            )
         self.state_key_edit.setEnabled("stateKey" in node)
         self.state_key_edit.setText(str(node.get("stateKey", "")))
         self.json_edit.setPlainText(json.dumps(node, indent=2, ensure_ascii=False))
