@@ -1,0 +1,167 @@
+"""JSON values as JavaScript sees them: key order, number text, trimming, byte and payload cost.
+
+AutoMobile's validator runs on JavaScript, so reproducing its acceptance and its error paths
+needs JavaScript's `JSON.stringify` spelling (240.0 is `240`), UTF-16 key sorting and
+`String.prototype.trim`. Python's json module spells these differently, hence these helpers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from decimal import Decimal
+from typing import Any
+
+from studio.spec.binding import js_keys, js_string
+from studio.spec.rules import MAX_PAYLOAD_DEPTH
+
+__all__ = [
+    "compact_bytes",
+    "js_keys",
+    "js_number",
+    "js_sort_keys",
+    "js_string",
+    "js_stringify",
+    "js_trim",
+    "json_cost",
+]
+
+# JavaScript's WhiteSpace and LineTerminator code points (what `String.prototype.trim` removes).
+_JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(text: str) -> str:
+    """`text.trim()` as JavaScript does it."""
+    return text.strip(_JS_SPACE)
+
+
+def _utf16(key: str) -> bytes:
+    return key.encode("utf-16-be", "surrogatepass")
+
+
+def js_sort_keys(keys: list[str]) -> list[str]:
+    """`keys.sort()`: JavaScript compares UTF-16 code units, not code points."""
+    if all(key.isascii() for key in keys):
+        return sorted(keys)
+    return sorted(keys, key=_utf16)
+
+
+def js_number(value: float | int) -> str:
+    """A number as `JSON.stringify` writes it (`240.0` -> `240`, `1e-7`, `1e+21`)."""
+    if isinstance(value, int):
+        return str(value)
+    if not math.isfinite(value):
+        return "null"
+    if value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    text = repr(value)
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    power = int(exponent)
+    if -7 < power < 21:
+        return format(Decimal(text), "f")
+    mantissa = mantissa.removesuffix(".0")
+    return f"{mantissa}e{'+' if power > 0 else '-'}{abs(power)}"
+
+
+def js_stringify(value: Any) -> str:
+    """`JSON.stringify(value)` (compact, JavaScript key order and number spelling)."""
+    if isinstance(value, str):
+        return js_string(value)
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int | float):
+        return js_number(value)
+    if isinstance(value, list):
+        return "[" + ",".join(js_stringify(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return (
+            "{" + ",".join(f"{js_string(k)}:{js_stringify(value[k])}" for k in js_keys(value)) + "}"
+        )
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def json_cost(value: Any, depth: int = 0) -> float:
+    """An emit payload's cost: numbers 32, null 4, strings/booleans their JSON bytes, arrays and
+    objects their punctuation plus members; deeper than the payload depth limit costs infinity."""
+    if depth > MAX_PAYLOAD_DEPTH:
+        return math.inf
+    if value is None:
+        return 4
+    kind = type(value)
+    if kind is bool:
+        return 4 if value else 5
+    if kind is int or kind is float:
+        return 32 if kind is int or math.isfinite(value) else math.inf
+    if kind is str:
+        return _string_bytes(value)
+    if isinstance(value, list):
+        return 2 + max(0, len(value) - 1) + sum(json_cost(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return (
+            2
+            + max(0, len(value) - 1)
+            + sum(_string_bytes(k) + 1 + json_cost(v, depth + 1) for k, v in value.items())
+        )
+    return math.inf
+
+
+_PLAIN_ASCII = re.compile(r"[ !#-\[\]-~]*").fullmatch
+
+
+def _string_bytes(text: str) -> int:
+    if _PLAIN_ASCII(text):
+        return len(text) + 2
+    return len(js_string(text).encode("utf-8"))
+
+
+# Numbers Python spells differently from JavaScript: a fraction or an exponent. Strings are
+# matched first (unrolled loop) so that digits inside strings are skipped.
+_NUMBER_OR_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?[eE][-+]?\d+|-?\d+\.\d+')
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_EXPONENT = re.compile(r"e[-+][0-9]")
+
+
+def compact_bytes(value: Any, *, exact: bool = False) -> int:
+    """UTF-8 bytes of `JSON.stringify(value)`; raises ValueError/TypeError for non-JSON values
+    (NaN, Infinity, sets, ...). Python's C encoder gives the length; number spellings and lone
+    surrogates are corrected when `exact` or when they could matter for the 1 MiB limit
+    (JavaScript's text is at most ~3.4x longer than Python's)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        size = len(text.encode("utf-8"))
+        lone = False
+    except UnicodeEncodeError:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        lone = True
+    if size <= 262_144 and not exact:  # even at 3.4x still under 1 MiB: no need to be exact
+        return size
+    if not lone and not _may_differ(text):
+        return size  # no number Python spells differently: already exact
+    for match in _NUMBER_OR_STRING.finditer(text):
+        token = match.group()
+        if token[0] != '"':
+            size += len(js_number(float(token))) - len(token)
+        elif lone and _LONE_SURROGATE.search(token):
+            size += 3 * len(_LONE_SURROGATE.findall(token))
+    return size
+
+
+def _may_differ(text: str) -> bool:
+    """An integral float (`100.0`, JS `100`) or an exponent (`1e-07`, JS `1e-7`) may be in the
+    text; plain substring searches, a hit inside a string only costs the exact scan."""
+    return (
+        ".0," in text
+        or ".0]" in text
+        or ".0}" in text
+        or (("e-" in text or "e+" in text) and _EXPONENT.search(text) is not None)
+    )
