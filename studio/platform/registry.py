@@ -11,7 +11,14 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from studio.platform.credentials import ModuleCredentials, carries_secret
-from studio.platform.module import JSON, CallContext, PlatformCall, PlatformError, PlatformModule
+from studio.platform.module import (
+    JSON,
+    NUMERIC_TEXT,
+    CallContext,
+    PlatformCall,
+    PlatformError,
+    PlatformModule,
+)
 from studio.platform.modules import calc, clipboard, device, echo, share, units
 
 MAX_MESSAGE = 200
@@ -126,12 +133,15 @@ class PlatformRegistry:
 
     async def execute(self, call: str, args: Any, *, context: CallContext) -> Any:
         """Run `call` with `args` (checked first); returns its result (checked against the
-        result shape). Raises `PlatformError` with a one-line message. Consent is NOT asked
-        here: the host asks the broker before calling this."""
+        result shape). Raises `PlatformError` with a one-line message. Consent is not asked
+        here: the host asks the broker and marks the context approved; a sensitive or
+        side-effecting call without that mark is refused."""
         checked = self.check_args(call, args)
         found = self.lookup(call)
         assert found is not None  # check_args raised otherwise
         module, spec = found
+        if (spec.sensitive or spec.side_effect) and context.approved_call != call:
+            raise PlatformError(f"{call}: needs the user's consent (run it through PlatformHost)")
         creds = ModuleCredentials(module.name, module.credentials) if module.credentials else None
         secrets = await creds.secrets() if creds else []
         if carries_secret(checked, secrets):
@@ -215,13 +225,26 @@ def describe(error: ValidationError, root: str) -> str:
     elif validator == "enum":
         options = error.schema.get("enum", [])
         shown = ", ".join(map(str, options[:12])) + (", ..." if len(options) > 12 else "")
-        message = f"{error.instance!r} is not one of: {shown}"
+        message = f"{_short(error.instance)} is not one of: {shown}"
+    elif validator == "pattern" and error.validator_value == NUMERIC_TEXT:
+        message = f"expected a number, got {_short(error.instance)}"
+    elif validator in ("maxLength", "minLength"):
+        # Never echo the text itself: it may be what the user is copying or sharing.
+        bound = "at most" if validator == "maxLength" else "at least"
+        message = f"must be {bound} {error.validator_value} characters"
+    elif validator == "pattern":
+        message = "does not have the expected format"
     elif validator == "type":
         message = f"expected {error.validator_value}, got {type(error.instance).__name__}"
     else:
         message = error.message
     line = f"{place}: {message}".replace("\n", " ")
     return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def default_registry(

@@ -1,0 +1,109 @@
+"""What a platform module is: its calls (typed args, result shape, flags), events and permissions."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from studio.platform.credentials import ModuleCredentials
+
+JSON = dict[str, Any]
+
+
+class PlatformError(Exception):
+    """A call failed in a way the user should read: one line, naming the call and the cause."""
+
+
+@dataclass
+class CallContext:
+    """What a call may know about who runs it. `prototype_id` is the host's id of the open
+    prototype (never read from the spec); `audit` collects metadata the module reports about the
+    call (e.g. `{"op": "copy", "bytes": 12}`, never the text itself)."""
+
+    prototype_id: str = ""
+    audit: dict[str, Any] = field(default_factory=dict)
+    #: Set by the host once the user allowed this call: the registry refuses a sensitive or
+    #: side-effecting call without it, so no code path can skip the consent broker by mistake.
+    approved_call: str | None = None
+    #: Set by the registry to the running module's keychain entries (None if it declares none).
+    credentials: ModuleCredentials | None = None
+
+
+Handler = Callable[[JSON, CallContext], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class PlatformCall:
+    """One operation of a module. `args` is a JSON Schema (draft 2020-12, an object schema with
+    `additionalProperties: false`), `result` the JSON Schema of what the call writes to `into`.
+    `sensitive` (reads private data) and `side_effect` (writes, sends or spends) calls always go
+    through the consent broker."""
+
+    name: str
+    description: str
+    args: JSON
+    result: JSON
+    handler: Handler
+    sensitive: bool = False
+    side_effect: bool = False
+    #: Seconds the host lets the call run (longer for calls that wait on the user, e.g. a picker).
+    timeout: float = 10.0
+
+
+@dataclass(frozen=True)
+class PlatformEvent:
+    """An event a module may raise into a prototype (e.g. `test.tick`), with its payload schema."""
+
+    name: str
+    description: str
+    payload: JSON
+
+
+@dataclass(frozen=True)
+class PlatformModule:
+    """A module: calls, events, and the permissions it needs on a device (none for most)."""
+
+    name: str
+    description: str
+    calls: Mapping[str, PlatformCall]
+    events: Mapping[str, PlatformEvent] = field(default_factory=dict)
+    permissions: tuple[str, ...] = ()
+    #: Names of the keychain entries the module reads (see `studio.platform.credentials`).
+    credentials: tuple[str, ...] = ()
+    version: int = 1
+
+    @property
+    def capability(self) -> str:
+        """The capability a target advertises when it has this module (decision 2)."""
+        return f"prototype_platform_{self.name}_v{self.version}"
+
+
+def object_schema(
+    properties: Mapping[str, JSON], required: list[str] | None = None, **extra: Any
+) -> JSON:
+    """A strict object schema (`additionalProperties: false`); `required` defaults to every property."""
+    schema: JSON = {
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(properties) if required is None else required,
+        "additionalProperties": False,
+    }
+    schema.update(extra)
+    return schema
+
+
+#: Text that holds a decimal number ("12", "-0.5", "1e3"), what a textField bound to a number holds.
+NUMERIC_TEXT = r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$"
+
+
+def numeric(description: str, **extra: Any) -> JSON:
+    """A number argument that also accepts numeric text: form fields (textField) hold strings,
+    and the registry turns such text into a number before the call runs."""
+    return {
+        "type": ["number", "string"],
+        "pattern": NUMERIC_TEXT,
+        "description": description,
+        **extra,
+    }

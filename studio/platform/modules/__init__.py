@@ -1,0 +1,1 @@
+"""The platform modules shipped with this build, one file each."""

@@ -1,0 +1,23 @@
+"""Where the platform layer keeps its files: under PROTO_STUDIO_HOME when set, else the
+platformdirs user config folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP = "proto-studio"
+
+
+def config_dir() -> Path:
+    home = os.environ.get("PROTO_STUDIO_HOME")
+    if home:
+        return Path(home) / "config"
+    return Path(platformdirs.user_config_dir(APP, appauthor=False))
+
+
+def consent_grants_path() -> Path:
+    """The JSON file of "Always for this prototype" grants."""
+    return config_dir() / "platform-consent.json"
