@@ -96,9 +96,12 @@ def bind_text(
     state: Mapping[str, Any],
     scope: Scope | None = None,
     page: tuple[int, int] | None = None,
+    data: Mapping[str, Any] | None = None,
 ) -> str:
     """Display text: repeat scope first, then `{page}`/`{pageCount}` (1-based, when `page` is
-    `(index, count)` of the enclosing pager), then `{key}` state values; unknown stays literal."""
+    `(index, count)` of the enclosing pager), then `{key}` state values, then (studio extension)
+    `{/data/...}` JSON pointers into the prototype's `data` when they reach a scalar; unknown
+    stays literal."""
     aliases, index = _scope_parts(scope)
 
     def resolve(inner: str) -> Any:
@@ -109,9 +112,25 @@ def bind_text(
             return page[0] + 1
         if page is not None and inner == "pageCount":
             return page[1]
+        if data is not None and inner.startswith("/data/"):
+            return data_pointer(data, inner)
         return state.get(inner)
 
     return scan(text, resolve)
+
+
+def data_pointer(data: Mapping[str, Any], pointer: str) -> Any:
+    """The scalar at a `/data/...` JSON pointer (RFC 6901 escapes), or None when absent."""
+    node: Any = data
+    for raw in pointer.split("/")[2:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node if isinstance(node, str | int | float | bool) and node is not None else None
 
 
 # --- binding a repeat template (AutoMobile's bindable field set) --------------------------------

@@ -155,7 +155,7 @@ class Runtime:
         page = None
         if pager is not None and pager in self._counts:
             page = (self._pages.get(pager, 0), self._counts[pager])
-        return bind_text(text, self._state, scope, page)
+        return bind_text(text, self._state, scope, page, self._data)
 
     def bind_key(self, key: str, scope: Scope | None) -> str:
         """A templated state key (`liked_{item.id}`) as the concrete key of this scope."""

@@ -49,3 +49,19 @@ def test_bind_key_makes_a_concrete_key(make_runtime: Make) -> None:
     assert rt.bind_key("liked_{row.id}", scope) == "liked_x7"
     assert rt.bind_key("slot_{index}", scope) == "slot_3"
     assert rt.bind_key("plain", None) == "plain"
+
+
+def test_data_pointer_placeholders_show_platform_results() -> None:
+    """Studio extension: `{/data/...}` shows a platform call's result once it has landed."""
+    from studio.runtime import Runtime
+
+    spec = {
+        "id": "bill",
+        "window": {"placement": {"type": "fullscreen"}},
+        "state": {"status": "idle"},
+        "data": {"result": {"value": 34.5, "items": ["a", "b"]}},
+        "root": {"type": "text", "text": "Each pays {/data/result/value} ({/data/missing})"},
+    }
+    rt = Runtime(spec)
+    assert rt.bind_text(spec["root"]["text"]) == "Each pays 34.5 ({/data/missing})"
+    assert rt.bind_text("{/data/result/items/1}") == "b"
