@@ -1,0 +1,283 @@
+"""Agent settings: provider profile, base URL, model, API key (OS keychain, masked), local only,
+turn cap and token budget, a "Test connection" request and local model servers found on this machine."""
+
+from __future__ import annotations
+
+import httpx
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.agent.keys import KeyStore
+from studio.agent.profiles import PROFILES
+from studio.ui.agent_bridge import (
+    LOCAL_SERVERS,
+    AgentConfig,
+    LocalServer,
+    TaskKeeper,
+    key_account,
+    probe_local_servers,
+    save_config,
+    test_connection,
+)
+
+PROFILE_LABELS = {
+    "openai": "OpenAI",
+    "ollama": "Ollama (local)",
+    "lmstudio": "LM Studio (local)",
+    "llamacpp": "llama.cpp server (local)",
+    "vllm": "vLLM (local)",
+    "groq": "Groq",
+    "openrouter": "OpenRouter",
+    "generic": "Other OpenAI-compatible server",
+}
+MASKED = "••••••••"
+
+
+class AgentSettingsDialog(QDialog):
+    """Non-modal (`open()`); Save writes the settings file atomically and the key to the keychain,
+    then emits `saved(AgentConfig)`. The stored key is never read into a widget."""
+
+    saved = Signal(object)
+    connectionTested = Signal(object)  # ConnectionResult
+    localServersFound = Signal(list)
+
+    def __init__(
+        self,
+        config: AgentConfig,
+        *,
+        http: httpx.AsyncClient,
+        keys: KeyStore | None = None,
+        local_candidates: tuple[tuple[str, str], ...] = LOCAL_SERVERS,
+        probe: bool = True,
+        probe_seconds: float = 0.5,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("agentSettings")
+        self.setWindowTitle("Agent settings")
+        self.setModal(False)
+        self._http = http
+        self._keys = keys or KeyStore()
+        self._tasks = TaskKeeper()
+        self._candidates = local_candidates
+        self._probe_seconds = probe_seconds  # loopback answers fast; nobody waits long for a probe
+        self.local_servers: list[LocalServer] = []
+
+        self.profile = QComboBox(self)
+        for name in PROFILES:
+            self.profile.addItem(PROFILE_LABELS.get(name, name), name)
+        self.base_url = QLineEdit(self)
+        self.model = QComboBox(self)
+        self.model.setEditable(True)
+        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.api = QComboBox(self)
+        self.api.addItem("Chat Completions", "chat")
+        self.api.addItem("Responses", "responses")
+        self.key = QLineEdit(self)
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key.setObjectName("apiKey")
+        self.key_status = QLabel(self)
+        self.key_status.setObjectName("keyStatus")
+        self.remove_key = QPushButton("Remove key", self)
+        self.local_only = QCheckBox("Local only: never send anything to a cloud model", self)
+        self.max_turns = QSpinBox(self)
+        self.max_turns.setRange(1, 200)
+        self.max_turns.setSuffix(" turns")
+        self.token_budget = QSpinBox(self)
+        self.token_budget.setRange(0, 10_000_000)
+        self.token_budget.setSingleStep(10_000)
+        self.token_budget.setSpecialValueText("No budget")
+        self.token_budget.setSuffix(" tokens")
+        self.test_button = QPushButton("Test connection", self)
+        self.test_result = QLabel("", self)
+        self.test_result.setObjectName("connectionResult")
+        self.test_result.setWordWrap(True)
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.local_label = QLabel("Looking for local model servers…" if probe else "", self)
+        self.local_label.setObjectName("localModels")
+        self.local_label.setWordWrap(True)
+        self.local_buttons = QHBoxLayout()
+        self.use_local_buttons: list[QPushButton] = []
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.message = QLabel("", self)
+        self.message.setWordWrap(True)
+
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.key, 1)
+        key_row.addWidget(self.remove_key)
+        form = QFormLayout()
+        form.addRow("Provider", self.profile)
+        form.addRow("Base URL", self.base_url)
+        form.addRow("Model", self.model)
+        form.addRow("API", self.api)
+        form.addRow("API key", key_row)
+        form.addRow("", self.key_status)
+        form.addRow("", self.local_only)
+        form.addRow("Turn cap", self.max_turns)
+        form.addRow("Token budget", self.token_budget)
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.test_button)
+        test_row.addWidget(self.test_result, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(test_row)
+        layout.addWidget(self.local_label)
+        layout.addLayout(self.local_buttons)
+        layout.addWidget(self.message)
+        layout.addWidget(self.buttons)
+
+        self._load(config)
+        self.profile.currentIndexChanged.connect(self._profile_changed)
+        self.test_button.clicked.connect(self._test_clicked)
+        self.remove_key.clicked.connect(self._remove_key)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        if probe:
+            self._tasks.spawn(self.probe_local())
+
+    # -- values ------------------------------------------------------------------------------
+    def _load(self, config: AgentConfig) -> None:
+        index = self.profile.findData(config.profile)
+        self.profile.setCurrentIndex(max(index, 0))
+        self.base_url.setText(config.base_url)
+        self.model.setEditText(config.model)
+        self.api.setCurrentIndex(max(self.api.findData(config.api), 0))
+        self.local_only.setChecked(config.local_only)
+        self.max_turns.setValue(config.max_turns)
+        self.token_budget.setValue(config.token_budget or 0)
+        self._refresh_profile()
+
+    def config(self) -> AgentConfig:
+        budget = self.token_budget.value()
+        api = self.api.currentData()
+        return AgentConfig(
+            profile=str(self.profile.currentData()),
+            base_url=self.base_url.text().strip(),
+            model=self.model.currentText().strip(),
+            api="responses" if api == "responses" else "chat",
+            local_only=self.local_only.isChecked(),
+            max_turns=self.max_turns.value(),
+            token_budget=budget or None,
+        )
+
+    def _profile_changed(self) -> None:
+        self.base_url.clear()
+        self.test_result.clear()
+        self._refresh_profile()
+
+    def _refresh_profile(self) -> None:
+        profile = PROFILES[str(self.profile.currentData())]
+        self.base_url.setPlaceholderText(profile.default_base_url or "https://host/v1")
+        stored = self._keys.get(key_account(self.config())).key is not None
+        if not profile.needs_key:
+            self.key_status.setText("No key needed for a local server (a key is sent if stored).")
+        elif stored:
+            self.key_status.setText(f"A key is stored in the OS keychain ({MASKED}).")
+        else:
+            self.key_status.setText("No key stored: paste one above.")
+        self.key.setPlaceholderText(MASKED if stored else "paste an API key")
+        self.remove_key.setEnabled(stored)
+
+    def key_text(self) -> str:
+        return self.key.text().strip()
+
+    # -- actions -------------------------------------------------------------------------------
+    def save(self) -> None:
+        config = self.config()
+        warning = None
+        if self.key_text():
+            lookup = self._keys.set(key_account(config), self.key_text())
+            warning = lookup.warning
+            self.key.clear()
+        try:
+            save_config(config)
+        except OSError as exc:
+            self.message.setText(f"Could not save the agent settings ({exc.strerror}).")
+            return
+        self._refresh_profile()
+        self.message.setText(warning or "")
+        self.saved.emit(config)
+        if warning is None:
+            self.accept()
+
+    def _remove_key(self) -> None:
+        self._keys.delete(key_account(self.config()))
+        self._refresh_profile()
+
+    def _test_clicked(self) -> None:
+        self._tasks.spawn(self.test_connection())
+
+    async def test_connection(self) -> None:
+        config = self.config()
+        self.test_button.setEnabled(False)
+        self.test_result.setText("Testing…")
+        key = self.key_text() or self._keys.get(key_account(config)).key
+        try:
+            result = await test_connection(self._http, config.resolved_base_url(), key)
+        finally:
+            self.test_button.setEnabled(True)
+        self.test_result.setText(("✓ " if result.ok else "✗ ") + result.message)
+        self.test_result.setProperty("ok", result.ok)
+        if result.models:
+            current = self.model.currentText()
+            self.model.clear()
+            self.model.addItems(list(result.models))
+            self.model.setEditText(current or result.models[0])
+        self.connectionTested.emit(result)
+
+    async def probe_local(self) -> list[LocalServer]:
+        """Find Ollama / LM Studio / llama.cpp on their default loopback ports and offer them."""
+        found = await probe_local_servers(self._http, self._candidates, seconds=self._probe_seconds)
+        self.local_servers = found
+        for button in self.use_local_buttons:
+            button.deleteLater()
+        self.use_local_buttons = []
+        if not found:
+            self.local_label.setText(
+                "No local model server found (Ollama 11434, LM Studio 1234, llama.cpp 8080)."
+            )
+        else:
+            self.local_label.setText("Found on this machine: " + "; ".join(s.label for s in found))
+            for server in found:
+                button = QPushButton(f"Use {server.label}", self)
+                button.clicked.connect(lambda _=False, s=server: self.use_local(s))
+                self.local_buttons.addWidget(button)
+                self.use_local_buttons.append(button)
+        self.localServersFound.emit(found)
+        return found
+
+    def use_local(self, server: LocalServer) -> None:
+        self.profile.setCurrentIndex(max(self.profile.findData(server.profile), 0))
+        self.base_url.setText(server.base_url)
+        if server.models:
+            self.model.clear()
+            self.model.addItems(list(server.models))
+            self.model.setEditText(server.models[0])
+
+    def shutdown(self) -> None:
+        self._tasks.cancel_all()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._tasks.cancel_all()
+        super().closeEvent(event)
+
+    def done(self, result: int) -> None:
+        self._tasks.cancel_all()
+        super().done(result)

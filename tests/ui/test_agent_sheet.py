@@ -1,0 +1,501 @@
+"""The agent chat sheet driven through whole runs by scripted models, as a designer would use it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QColor, QPalette
+
+from studio.agent.errors import ModelError
+from studio.agent.events import Finish, TextDelta, Usage
+from studio.agent.keys import KeyStore
+from studio.agent.testing import ScriptedModel, calls, reply
+from studio.ui.agent_bridge import AgentConfig, ProviderModels
+from tests.ui.agent_helpers import (
+    RENAME,
+    SPEC,
+    GatedModel,
+    close_sheet,
+    collect,
+    finish,
+    make_sheet,
+    new_document,
+    run_until,
+)
+
+# The offscreen platform cannot size top-level windows and says so; nothing else is ignored.
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "build" / "screenshots"
+
+
+@pytest.fixture
+def doc() -> Any:
+    return new_document()
+
+
+def send(sheet: Any, text: str) -> None:
+    sheet.instruction.setPlainText(text)
+    sheet.send_button.click()
+
+
+def test_streamed_text_grows_in_one_bubble(qtbot: Any, qloop: Any, doc: Any) -> None:
+    holder: dict[str, Any] = {}
+
+    def bubble_shows(text: str) -> Any:
+        return lambda: (
+            bool(holder["sheet"].chat.bubbles) and holder["sheet"].chat.bubbles[-1].text() == text
+        )
+
+    model = GatedModel(
+        [
+            TextDelta("Hello "),
+            bubble_shows("Hello "),  # the first words are on screen before the rest arrives
+            TextDelta("designer, "),
+            TextDelta("all done."),
+            Usage(12, 6),
+            Finish("stop"),
+        ]
+    )
+    sheet = make_sheet(qtbot, doc, model)
+    holder["sheet"] = sheet
+    send(sheet, "Say hello")
+    assert not sheet.send_button.isEnabled()  # one active run per prototype
+    assert sheet.stop_button.isEnabled()
+    assert finish(qloop, sheet) == "completed"
+    roles = [b.role for b in sheet.chat.bubbles]
+    assert roles == ["user", "assistant"]  # one bubble for the whole streamed answer
+    assert sheet.chat.bubbles[1].text() == "Hello designer, all done."
+    assert sheet.send_button.isEnabled() and not sheet.stop_button.isEnabled()
+    close_sheet(qloop, sheet)
+
+
+def test_tool_actions_show_in_the_status_line(qtbot: Any, qloop: Any, doc: Any) -> None:
+    model = ScriptedModel(
+        [
+            calls(("outline", {}), ("readNode", {"id": "title"})),
+            calls(("patch", RENAME)),
+            reply("Renamed."),
+        ]
+    )
+    sheet = make_sheet(qtbot, doc, model)
+    statuses = collect(sheet.statusChanged)
+    send(sheet, "Rename things")
+    assert finish(qloop, sheet) == "completed"
+    assert "reading the outline" in statuses
+    assert "reading node title" in statuses
+    assert "patching 2 nodes" in statuses
+    assert statuses.index("reading node title") < statuses.index("patching 2 nodes")
+    assert sheet.last_status.startswith("done")
+    model.assert_complete()
+    close_sheet(qloop, sheet)
+
+
+def test_selected_node_and_its_subtree_go_with_the_instruction(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    model = ScriptedModel([reply("ok")])
+    sheet = make_sheet(qtbot, doc, model)
+    doc.select("subtitle")
+    assert "subtitle" in sheet.selection_label.text()
+    send(sheet, "Make it bold")
+    finish(qloop, sheet)
+    user = model.requests[0].messages[-1]["content"]
+    assert user.startswith("Make it bold")
+    assert "Selected node: subtitle" in user and '"text": "Sub"' in user
+    # Clearing the selection: the next instruction is about the whole prototype.
+    sheet.clear_selection_button.click()
+    model.add(reply("ok"))
+    send(sheet, "Now the whole thing")
+    finish(qloop, sheet, runs=2)
+    assert "Selected node" not in model.requests[1].messages[-1]["content"]
+    close_sheet(qloop, sheet)
+
+
+def test_ask_user_choices_are_buttons_and_the_answer_resumes_the_run(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    def after_answer(request: Any) -> list[Any]:
+        assert json.loads(request.messages[-1]["content"]) == {"answer": "Green"}
+        return reply("Green it is.")
+
+    model = ScriptedModel(
+        [
+            calls(("askUser", {"question": "Which colour?", "options": ["Blue", "Green"]})),
+            after_answer,
+        ]
+    )
+    sheet = make_sheet(qtbot, doc, model)
+    send(sheet, "Colour the button")
+    run_until(qloop, lambda: sheet.ask_card.isVisibleTo(sheet))
+    assert sheet.ask_label.text() == "Which colour?"
+    assert [b.text() for b in sheet.choice_buttons] == ["Blue", "Green"]
+    assert not sheet.send_button.isEnabled()  # still one run: it waits for the answer
+    assert sheet.last_status == "waiting for your answer"
+    sheet.choice_buttons[1].click()
+    assert finish(qloop, sheet) == "completed"
+    assert not sheet.ask_card.isVisibleTo(sheet)
+    assert sheet.chat.bubbles[-1].text() == "Green it is."
+    assert len(sheet.terminal_events) == 1
+    model.assert_complete()
+    close_sheet(qloop, sheet)
+
+
+def test_counters_update_while_streaming_and_after_each_turn(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    seen: dict[str, str] = {}
+
+    def mid_stream() -> bool:
+        seen["tokens"] = sheet.tokens_label.text()
+        seen["turns"] = sheet.turns_label.text()
+        return "~" in seen["tokens"]  # the open turn's output is estimated as it streams
+
+    model = GatedModel(
+        [*calls(("outline", {}), usage=Usage(100_000, 20_000))],
+        [TextDelta("x" * 400), mid_stream, Usage(50_000, 10_000), Finish("stop")],
+    )
+    config = AgentConfig(profile="openai", model="gpt-4o-mini", max_turns=7, token_budget=500_000)
+    sheet = make_sheet(qtbot, doc, model, config=config)
+    send(sheet, "Count")
+    finish(qloop, sheet)
+    assert seen["turns"] == "Turns 2/7"
+    assert re.search(r"~100,000 in · ~20,1\d\d out of 500,000", seen["tokens"]), seen["tokens"]
+    assert sheet.turns_label.text() == "Turns 2/7"
+    assert sheet.tokens_label.text() == "Tokens 150,000 in · 30,000 out of 500,000"
+    # gpt-4o-mini list price: 150k x $0.15/M + 30k x $0.60/M = $0.0405
+    assert sheet.cost_label.text() == "Cost $0.0405"
+    assert re.fullmatch(r"\d+:\d\d", sheet.time_label.text())
+    close_sheet(qloop, sheet)
+
+
+def test_review_highlights_then_apply_lands_an_agent_revision_and_undo_reverts(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    model = ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")])
+    sheet = make_sheet(qtbot, doc, model)
+    highlights = collect(sheet.highlightRequested)
+    previews = collect(sheet.previewRequested)
+    send(sheet, "Rename")
+    finish(qloop, sheet)
+    # Before apply: the document is untouched; the draft is shown with its changes highlighted.
+    assert doc.spec == SPEC
+    assert highlights[-1] == ["title", "go"]
+    shown, changed = previews[-1]
+    assert shown["root"]["children"][0]["text"] == "Inbox" and changed == ["title", "go"]
+    assert sheet.review.isVisibleTo(sheet)
+    assert "Rename the title to Inbox" in sheet.review_label.text()
+    assert sheet.apply_button.isEnabled() and sheet.discard_button.isEnabled()
+
+    sheet.apply_button.click()
+    revision = doc.revisions.applied[-1]
+    assert revision.author == "agent"
+    assert revision.summary == RENAME["summary"]
+    assert revision.changed == ("title", "go")
+    assert doc.spec["root"]["children"][0]["text"] == "Inbox"
+    assert doc.spec["root"]["children"][2]["label"] == "Send"
+    assert highlights[-1] == []
+    assert not sheet.apply_button.isEnabled()
+
+    assert sheet.undo_button.isEnabled()
+    sheet.undo_button.click()
+    assert doc.spec == SPEC
+    assert not sheet.undo_button.isEnabled()
+    close_sheet(qloop, sheet)
+
+
+def test_undo_in_the_draft_and_discard(qtbot: Any, qloop: Any, doc: Any) -> None:
+    second = {
+        "ops": [
+            {
+                "op": "replaceNode",
+                "id": "subtitle",
+                "node": {"type": "text", "id": "subtitle", "text": "New"},
+            }
+        ],
+        "summary": "Change the subtitle",
+    }
+    model = ScriptedModel([calls(("patch", RENAME)), calls(("patch", second)), reply("Done.")])
+    sheet = make_sheet(qtbot, doc, model)
+    highlights = collect(sheet.highlightRequested)
+    previews = collect(sheet.previewRequested)
+    send(sheet, "Two edits")
+    finish(qloop, sheet)
+    assert highlights[-1] == ["title", "go", "subtitle"]
+    sheet.undo_button.click()  # undoes the draft's last revision, not the document
+    assert highlights[-1] == ["title", "go"]
+    assert previews[-1][0]["root"]["children"][1]["text"] == "Sub"
+    assert len(doc.revisions.applied) == 0
+    sheet.discard_button.click()
+    assert doc.spec == SPEC and len(doc.revisions.applied) == 0
+    assert previews[-1][0] == SPEC  # the preview goes back to the prototype
+    assert highlights[-1] == []
+    assert not sheet.review.isVisibleTo(sheet)
+    close_sheet(qloop, sheet)
+
+
+def test_stop_cancels_mid_stream(qtbot: Any, qloop: Any, doc: Any) -> None:
+    holder: dict[str, Any] = {}
+    model = GatedModel([TextDelta("Partial answer"), lambda: False, TextDelta("never shown")])
+    sheet = make_sheet(qtbot, doc, model)
+    holder["sheet"] = sheet
+    send(sheet, "Write a lot")
+    run_until(
+        qloop,
+        lambda: bool(sheet.chat.bubbles) and sheet.chat.bubbles[-1].text() == "Partial answer",
+    )
+    assert sheet.stop_button.isEnabled()
+    sheet.stop_button.click()
+    assert finish(qloop, sheet) == "cancelled"
+    assert sheet.chat.bubbles[-1].text() == "Partial answer ⏹ stopped"
+    assert sheet.last_status.startswith("stopped")
+    assert sheet.send_button.isEnabled() and not sheet.stop_button.isEnabled()
+    # Exactly one terminal event, and the transcript stays usable for the next instruction.
+    run_until(qloop, lambda: not sheet._tasks.tasks)  # the snapshot is written
+    assert [e["type"] for e in sheet.terminal_events] == ["cancelled"]
+    close_sheet(qloop, sheet)
+
+
+def test_stop_while_waiting_for_an_answer(qtbot: Any, qloop: Any, doc: Any) -> None:
+    model = ScriptedModel([calls(("askUser", {"question": "Sure?", "options": ["Yes"]}))])
+    sheet = make_sheet(qtbot, doc, model)
+    send(sheet, "Ask me")
+    run_until(qloop, lambda: sheet.ask_card.isVisibleTo(sheet))
+    sheet.stop_button.click()
+    assert finish(qloop, sheet) == "cancelled"
+    assert not sheet.ask_card.isVisibleTo(sheet)
+    assert sheet.send_button.isEnabled()
+    close_sheet(qloop, sheet)
+
+
+def test_a_failed_run_says_why(qtbot: Any, qloop: Any, doc: Any) -> None:
+    model = ScriptedModel([ModelError("auth", "Incorrect API key provided", status=401)])
+    sheet = make_sheet(qtbot, doc, model)
+    send(sheet, "Anything")
+    assert finish(qloop, sheet) == "failed"
+    error = [b for b in sheet.chat.bubbles if b.role == "error"]
+    assert len(error) == 1
+    assert "rejected the API key" in error[0].text() and "HTTP 401" in error[0].text()
+    # A key problem points at the settings, but the studio stays usable.
+    assert sheet.banner.isVisibleTo(sheet)
+    assert "Agent settings" in sheet.banner_label.text()
+    assert sheet.send_button.isEnabled()
+    close_sheet(qloop, sheet)
+
+
+def test_a_crashing_model_still_ends_in_one_failed_event(qtbot: Any, qloop: Any, doc: Any) -> None:
+    model = ScriptedModel([])  # an unexpected call raises AssertionError, which is no ModelError
+    sheet = make_sheet(qtbot, doc, model)
+    send(sheet, "Anything")
+    assert finish(qloop, sheet) == "failed"
+    assert "crashed" in sheet.chat.bubbles[-1].text()
+    assert len(sheet.terminal_events) == 1
+    close_sheet(qloop, sheet)
+
+
+def test_turn_cap_stops_the_run_and_says_so(qtbot: Any, qloop: Any, doc: Any) -> None:
+    model = ScriptedModel([calls(("outline", {})), calls(("readNode", {"id": "go"}))])
+    config = AgentConfig(max_turns=2, token_budget=None)
+    sheet = make_sheet(qtbot, doc, model, config=config)
+    send(sheet, "Loop")
+    assert finish(qloop, sheet) == "failed"
+    assert "turn cap of 2 turns" in sheet.chat.bubbles[-1].text()
+    assert sheet.turns_label.text() == "Turns 2/2"
+    close_sheet(qloop, sheet)
+
+
+def test_without_a_key_the_banner_says_what_to_configure(qtbot: Any, qloop: Any, doc: Any) -> None:
+    config = AgentConfig(profile="openai", model="gpt-4o-mini")
+    sheet = make_sheet(qtbot, doc, None, models=ProviderModels(KeyStore()), config=config)
+    assert sheet.banner.isVisibleTo(sheet)
+    assert sheet.banner_label.text() == (
+        "Add an API key for openai in Agent settings (stored in the OS keychain)."
+    )
+    assert not sheet.send_button.isEnabled()
+    sheet.banner_button.click()
+    dialog = sheet.settings_dialog
+    assert dialog is not None and dialog.isVisible() and not dialog.isModal()
+    dialog.key.setText("sk-test-0123456789abcdef")
+    dialog.save_button.click()
+    assert not sheet.banner.isVisibleTo(sheet)
+    assert sheet.send_button.isEnabled()
+    close_sheet(qloop, sheet)
+
+
+def test_local_only_with_a_cloud_model_shows_the_banner(qtbot: Any, qloop: Any, doc: Any) -> None:
+    config = AgentConfig(profile="openai", model="gpt-4o-mini", local_only=True)
+    sheet = make_sheet(qtbot, doc, None, models=ProviderModels(KeyStore()), config=config)
+    assert "Local only is on" in sheet.banner_label.text()
+    assert sheet.banner.isVisibleTo(sheet) and not sheet.send_button.isEnabled()
+    close_sheet(qloop, sheet)
+
+
+def test_no_document_no_run(qtbot: Any, qloop: Any) -> None:
+    sheet = make_sheet(qtbot, None, ScriptedModel([]))
+    assert sheet.banner_label.text() == "Open a prototype to use the agent."
+    assert not sheet.send_button.isEnabled()
+    close_sheet(qloop, sheet)
+
+
+def test_a_follow_up_instruction_continues_the_draft(qtbot: Any, qloop: Any, doc: Any) -> None:
+    model = ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")])
+    sheet = make_sheet(qtbot, doc, model)
+    send(sheet, "Rename")
+    finish(qloop, sheet)
+    model.add(reply("Still renamed."))
+    send(sheet, "Anything else?")
+    finish(qloop, sheet, runs=2)
+    # The second request carries the whole conversation, and the draft is still open.
+    contents = [m.get("content") for m in model.requests[-1].messages if m["role"] == "user"]
+    assert contents == ["Rename", "Anything else?"]
+    assert sheet.apply_button.isEnabled()
+    close_sheet(qloop, sheet)
+
+
+def _dark(palette: QPalette) -> QPalette:
+    dark = QPalette(palette)
+    roles = {
+        QPalette.ColorRole.Window: "#1f1f23",
+        QPalette.ColorRole.WindowText: "#e6e1e5",
+        QPalette.ColorRole.Base: "#2b2930",
+        QPalette.ColorRole.AlternateBase: "#36343b",
+        QPalette.ColorRole.Text: "#e6e1e5",
+        QPalette.ColorRole.Button: "#36343b",
+        QPalette.ColorRole.ButtonText: "#e6e1e5",
+        QPalette.ColorRole.Highlight: "#6750a4",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.Mid: "#49454f",
+        QPalette.ColorRole.PlaceholderText: "#938f99",
+    }
+    for role, color in roles.items():
+        dark.setColor(role, QColor(color))
+    for role in (
+        QPalette.ColorRole.ButtonText,
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.WindowText,
+    ):
+        dark.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6f6b75"))
+    return dark
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_screenshot_of_the_sheet_under_review(
+    qtbot: Any, qloop: Any, qapp: Any, request: Any, doc: Any, theme: str
+) -> None:
+    model = ScriptedModel(
+        [
+            calls(("readNode", {"id": "title"}), text="Let me look at the title. "),
+            calls(("patch", RENAME), text="Renaming it now. "),
+            reply("I renamed the title to Inbox and the button to Send."),
+        ]
+    )
+    config = AgentConfig(profile="openai", model="gpt-4o-mini", max_turns=20, token_budget=200_000)
+    previous = qapp.palette()
+    if theme == "dark":  # what the Fusion style shows when the system is dark
+        qapp.setPalette(_dark(previous))
+    request.addfinalizer(lambda: qapp.setPalette(previous))
+    sheet = make_sheet(qtbot, doc, model, config=config)
+    sheet.show()
+    qtbot.waitExposed(sheet)
+    doc.select("title")
+    send(sheet, "Call the screen Inbox and the button Send")
+    finish(qloop, sheet)
+    qtbot.waitUntil(lambda: not sheet.chat.verticalScrollBar().maximum())  # the layout settled
+    image = sheet.grab().toImage()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    target = SCREENSHOTS / f"agent-sheet-{theme}.png"
+    assert image.save(str(target))
+    corner = image.pixelColor(2, image.height() // 2)
+    assert (corner.lightness() < 100) == (theme == "dark")
+    close_sheet(qloop, sheet)
+
+
+def test_stop_at_close_cancels_the_run(qtbot: Any, qloop: Any, doc: Any) -> None:
+    model = GatedModel([TextDelta("a"), lambda: False])
+    sheet = make_sheet(qtbot, doc, model)
+    send(sheet, "Hold")
+    run_until(qloop, lambda: bool(sheet.chat.bubbles) and sheet.chat.bubbles[-1].text() == "a")
+    sheet.close()  # closing the sheet cancels everything it started
+    assert finish(qloop, sheet) == "cancelled"
+    qloop.run_until_complete(asyncio.sleep(0))
+    close_sheet(qloop, sheet)
+
+
+def test_install_docks_the_sheet_and_wires_preview_and_tree(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+    from studio.preview.scene import prepare_quick
+    from studio.preview.widget import PreviewWidget
+    from studio.ui.agent_bridge import FixedModel
+    from studio.ui.agent_sheet import install_agent_sheet
+    from studio.ui.spec_tree import SpecTreePanel
+
+    prepare_quick()
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    preview = PreviewWidget(show_frame=False)
+    window.setCentralWidget(preview)
+    tree = SpecTreePanel()
+    tree.set_spec(doc.spec)
+    preview.set_spec(doc.spec)
+    model = ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")])
+    sheet = install_agent_sheet(
+        window, lambda: doc, preview, tree, models=FixedModel(model), config=AgentConfig()
+    )
+    dock = window.findChild(QDockWidget, "agentDock")
+    assert dock is not None and dock.widget() is sheet
+    send(sheet, "Rename")
+    finish(qloop, sheet)
+    # The draft is in the preview and the tree, its changed nodes highlighted in both.
+    assert tree.highlighted() == {"title", "go"}
+    assert preview.controller.highlighted == ["title", "go"]
+    assert (
+        preview.runtime is not None
+        and preview.runtime.spec["root"]["children"][0]["text"] == "Inbox"
+    )
+    sheet.discard_button.click()
+    assert tree.highlighted() == set()
+    assert preview.runtime.spec["root"]["children"][0]["text"] == "Hello"
+    close_sheet(qloop, sheet)
+
+
+def test_apply_after_the_user_edited_meanwhile_keeps_both_changes(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    model = ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")])
+    sheet = make_sheet(qtbot, doc, model)
+    send(sheet, "Rename")
+    finish(qloop, sheet)
+    doc.apply_ops([{"op": "add", "path": "/state/dark", "value": True}], summary="user edit")
+    sheet.apply_button.click()
+    assert [r.author for r in doc.revisions.applied] == ["user", "agent"]
+    assert doc.spec["state"]["dark"] is True
+    assert doc.spec["root"]["children"][0]["text"] == "Inbox"
+    close_sheet(qloop, sheet)
+
+
+def test_a_click_in_the_tree_becomes_the_context(qtbot: Any, qloop: Any, doc: Any) -> None:
+    from PySide6.QtWidgets import QMainWindow
+
+    from studio.ui.agent_bridge import FixedModel
+    from studio.ui.agent_sheet import install_agent_sheet
+    from studio.ui.spec_tree import SpecTreePanel
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    tree = SpecTreePanel()
+    tree.set_spec(doc.spec)
+    sheet = install_agent_sheet(
+        window, lambda: doc, None, tree, models=FixedModel(ScriptedModel([])), config=AgentConfig()
+    )
+    tree.nodeSelected.emit("go")
+    assert sheet.selected == "go" and "go" in sheet.selection_label.text()
+    close_sheet(qloop, sheet)
