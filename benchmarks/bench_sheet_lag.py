@@ -232,22 +232,6 @@ async def main(args: argparse.Namespace) -> None:
         )
 
 
-# PySide6 6.12.0 on Python 3.11 drops a reference to None on every call of a void method
-# (QLabel.setText, ...): `sys.getrefcount(None)` falls by one per call until the interpreter aborts
-# with "none_dealloc: deallocating None" (Python 3.12+ makes None immortal). Extra references keep
-# a long run alive; `_repay_none()` gives the dropped ones back before the interpreter shuts down.
-_NONE_AT_START = sys.getrefcount(None)
-_NONE_REFS = [None] * 1_000_000
-
-
-def _repay_none() -> None:
-    import ctypes
-
-    deficit = _NONE_AT_START - sys.getrefcount(None) + len(_NONE_REFS)
-    for _ in range(max(0, deficit) + 10_000):
-        ctypes.pythonapi.Py_IncRef(ctypes.py_object(None))
-
-
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rate", type=float, default=200.0, help="tokens per second")
@@ -261,4 +245,3 @@ if __name__ == "__main__":
     asyncio.set_event_loop(loop)
     with loop:
         loop.run_until_complete(main(arguments))
-    _repay_none()
