@@ -477,7 +477,7 @@ class MirrorState(enum.Enum):
 @dataclass(frozen=True)
 class MirrorStatus:
     state: MirrorState
-    mode: str = ""  # the source in use, e.g. "h264 (screenrecord)" or "screencap fallback"
+    mode: str = ""  # the live source, e.g. "h264 (scrcpy)" or "screencap fallback"
     fps: float = 0.0
     latency_ms: float = 0.0  # packet received -> frame ready, mean of recent frames
     frames: int = 0
@@ -560,6 +560,7 @@ class Mirror:
                     fps=self.fps(),
                     latency_ms=sum(self._latencies) / len(self._latencies),
                     frames=self._status.frames + 1,
+                    message=self._status.message,  # why earlier sources were skipped
                 )
             )
         else:
@@ -603,16 +604,21 @@ class Mirror:
 
 
 def default_sources(adb: Adb, serial: str, *, screencap_interval_s: float = 0.2) -> list[Source]:
-    """H.264 through screenrecord first, then screencap polling.
+    """In order: AutoMobile's video relay (when configured), the user's scrcpy server (when one is
+    installed), H.264 through screenrecord, then screencap polling.
 
-    An AutoMobile video server already running on the user's machine can be put first with
-    `FramedStreamSource(automobile_daemon_connector(...))`; set PROTO_STUDIO_AUTOMOBILE_SESSION to
-    the daemon's session UUID to have it tried automatically.
+    Set PROTO_STUDIO_AUTOMOBILE_SESSION to the AutoMobile daemon's session UUID to have its relay
+    tried first; scrcpy is found through SCRCPY_SERVER_PATH or its usual install paths.
     """
+    from studio.device.scrcpy import scrcpy_source  # scrcpy builds on this module
+
     sources: list[Source] = []
     session = os.environ.get("PROTO_STUDIO_AUTOMOBILE_SESSION")
     if session:
         sources.append(FramedStreamSource(automobile_daemon_connector(serial, session)))
+    scrcpy = scrcpy_source(adb, serial)
+    if scrcpy is not None:
+        sources.append(scrcpy)
     sources.append(ScreenrecordSource(adb, serial))
     sources.append(ScreencapSource(adb, serial, interval_s=screencap_interval_s))
     return sources
