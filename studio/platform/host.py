@@ -3,6 +3,11 @@
 `PlatformHost.handle(request)` takes a runtime `PlatformRequest` and returns `(status, result)`
 for `Runtime.resolve_platform`: `("ok", result)`, `("denied", None)` or `("error", message)`
 with a one-line message. A denied call runs nothing.
+
+Events go the other way: `emit_event(runtime, "test.tick", payload)` checks the payload against
+the event's schema and pushes it with `Runtime.platform_event`; `start_events(runtime)` runs the
+event sources of the modules the spec requires (e.g. `test.tick` every N ms) as kept tasks
+that `stop_events` and `aclose` cancel.
 """
 
 from __future__ import annotations
@@ -12,10 +17,11 @@ import collections
 import logging
 import time
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any, Literal, Protocol
 
 from studio.platform.consent import ConsentBroker, ConsentRequest
-from studio.platform.module import CallContext, PlatformError
+from studio.platform.module import JSON, CallContext, EventSource, PlatformError, Sleep
 from studio.platform.registry import PlatformRegistry, unknown_call_message
 
 log = logging.getLogger(__name__)
@@ -41,6 +47,22 @@ class RuntimeLike(Protocol):
     def resolve_platform(self, request: Any, status: Status, result: Any = None) -> None: ...
 
 
+class EventRuntimeLike(Protocol):
+    """The runtime as the host's event sources read it (`studio.runtime.Runtime`)."""
+
+    @property
+    def spec(self) -> Mapping[str, Any]: ...
+
+    @property
+    def active(self) -> bool: ...
+
+    def platform_event(self, module: str, name: str, payload: Any = None) -> None: ...
+
+
+class _Closed(Exception):
+    """The prototype an event source raises into was dismissed: the source stops."""
+
+
 class PlatformHost:
     """Runs the platform calls of one open prototype. `prototype_id` is the host's id for it
     (the library entry), never taken from the spec, so a spec cannot borrow another's grants."""
@@ -52,6 +74,7 @@ class PlatformHost:
         *,
         prototype_id: str,
         max_timeout: float = 600.0,
+        sleep: Sleep = asyncio.sleep,
     ):
         self.registry = registry
         self.broker = broker
@@ -60,6 +83,9 @@ class PlatformHost:
         #: What ran: call, status, message, and module metadata (op, bytes); never args or results.
         self.audit: collections.deque[dict[str, Any]] = collections.deque(maxlen=MAX_AUDIT)
         self._tasks: set[asyncio.Task[None]] = set()
+        #: `sleep` for event sources (a test injects a fake clock: no real waiting).
+        self._sleep = sleep
+        self._event_tasks: dict[str, asyncio.Task[None]] = {}
 
     async def handle(self, request: PlatformRequestLike) -> tuple[Status, Any]:
         call = str(request.call)
@@ -129,12 +155,88 @@ class PlatformHost:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
-    async def aclose(self) -> None:
-        """Cancel every call still running (the prototype was closed)."""
-        tasks = list(self._tasks)
+    # -- module events ------------------------------------------------------------------------
+    def emit_event(self, runtime: EventRuntimeLike, event: str, payload: Any = None) -> None:
+        """Push `event` ("module.name", declared by the module) into `runtime`; `PlatformError`
+        when the event is unknown or the payload does not fit its schema."""
+        checked = self.registry.check_event(event, payload)
+        module, _, name = event.partition(".")
+        runtime.platform_event(module, name, checked)
+
+    @property
+    def running_events(self) -> list[str]:
+        """The events whose sources run now, sorted."""
+        return sorted(self._event_tasks)
+
+    def start_events(
+        self, runtime: EventRuntimeLike, modules: Iterable[str] | None = None
+    ) -> list[str]:
+        """Start the event sources of `modules` (default: the spec's `requires.platform`) that
+        do not run yet; returns the events started. Tasks are kept until `stop_events`/`aclose`;
+        a source stops by itself once the prototype is dismissed."""
+        names = _required_modules(runtime.spec) if modules is None else list(modules)
+        started: list[str] = []
+        for module_name in names:
+            module = self.registry.module(module_name)
+            for event in module.events.values() if module else ():
+                key = f"{module_name}.{event.name}"
+                if event.source is None or key in self._event_tasks:
+                    continue
+                task = asyncio.get_running_loop().create_task(
+                    self._run_source(runtime, key, event.source)
+                )
+                self._event_tasks[key] = task
+                task.add_done_callback(partial(self._source_done, key))
+                started.append(key)
+        return started
+
+    async def _run_source(self, runtime: EventRuntimeLike, key: str, source: EventSource) -> None:
+        def emit(payload: JSON) -> None:
+            if not runtime.active:
+                raise _Closed
+            self.emit_event(runtime, key, payload)
+
+        try:
+            await source(emit, self._sleep)
+        except _Closed:
+            pass
+        except Exception as exc:  # a module bug ends its source, never the app
+            log.exception("%s source failed", key)
+            message = str(exc) if isinstance(exc, PlatformError) else f"{key}: {exc!r}"
+            self.audit.append(
+                {
+                    "time": time.time(),
+                    "event": key,
+                    "status": "error",
+                    "message": _one_line(message),
+                }
+            )
+
+    def _source_done(self, key: str, task: asyncio.Task[None]) -> None:
+        if self._event_tasks.get(key) is task:
+            del self._event_tasks[key]
+
+    async def stop_events(self) -> None:
+        """Cancel every running event source and wait until they have stopped."""
+        tasks = list(self._event_tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self._event_tasks.clear()
+
+    async def aclose(self) -> None:
+        """Cancel every call still running and every event source (the prototype was closed)."""
+        tasks = [*self._tasks, *self._event_tasks.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._event_tasks.clear()
+
+
+def _required_modules(spec: Mapping[str, Any]) -> list[str]:
+    requires = spec.get("requires")
+    found = requires.get("platform") if isinstance(requires, Mapping) else None
+    return [m for m in found if isinstance(m, str)] if isinstance(found, list) else []
 
 
 def _one_line(message: str, limit: int = 300) -> str:

@@ -32,6 +32,12 @@ class CallContext:
 
 
 Handler = Callable[[JSON, CallContext], Awaitable[Any]]
+#: Raises one event with its payload (the host checks it against the event's schema).
+Emit = Callable[[JSON], None]
+#: Waits that many seconds (`asyncio.sleep`, or a test's fake).
+Sleep = Callable[[float], Awaitable[None]]
+#: Raises an event while enabled: `source(emit, sleep)` runs as a host task until cancelled.
+EventSource = Callable[[Emit, Sleep], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,9 @@ class PlatformEvent:
     name: str
     description: str
     payload: JSON
+    #: What raises it on its own while the prototype runs (e.g. a timer), or None when only
+    #: the host raises it (`PlatformHost.emit_event`).
+    source: EventSource | None = None
 
 
 @dataclass(frozen=True)

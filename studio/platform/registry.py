@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Iterable
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from studio.platform.coerce import coerce_args, schema_types
 from studio.platform.credentials import ModuleCredentials, carries_secret
 from studio.platform.module import (
     JSON,
@@ -17,6 +17,7 @@ from studio.platform.module import (
     CallContext,
     PlatformCall,
     PlatformError,
+    PlatformEvent,
     PlatformModule,
 )
 from studio.platform.modules import calc, clipboard, device, echo, share, units
@@ -31,6 +32,7 @@ class PlatformRegistry:
     def __init__(self, modules: Iterable[PlatformModule] = ()):
         self._modules: dict[str, PlatformModule] = {}
         self._validators: dict[str, tuple[Draft202012Validator, Draft202012Validator]] = {}
+        self._event_validators: dict[str, Draft202012Validator] = {}
         for module in modules:
             self.add(module)
 
@@ -48,6 +50,11 @@ class PlatformRegistry:
             self._validators[f"{module.name}.{call.name}"] = (
                 Draft202012Validator(call.args),
                 Draft202012Validator(call.result),
+            )
+        for event in module.events.values():
+            Draft202012Validator.check_schema(event.payload)
+            self._event_validators[f"{module.name}.{event.name}"] = Draft202012Validator(
+                event.payload
             )
         self._modules[module.name] = module
 
@@ -67,6 +74,14 @@ class PlatformRegistry:
         if module is None or op not in module.calls:
             return None
         return module, module.calls[op]
+
+    def lookup_event(self, event: str) -> tuple[PlatformModule, PlatformEvent] | None:
+        """The module and event for `"module.event"` (e.g. `"test.tick"`), or None."""
+        module_name, _, name = event.partition(".")
+        module = self._modules.get(module_name)
+        if module is None or name not in module.events:
+            return None
+        return module, module.events[name]
 
     def result_schema(self, call: str) -> dict[str, Any] | None:
         found = self.lookup(call)
@@ -131,6 +146,21 @@ class PlatformRegistry:
             raise PlatformError(f"{call}: {describe(error, 'args')}")
         return coerced
 
+    def check_event(self, event: str, payload: Any) -> Any:
+        """`payload` checked against the schema of a declared event (`"test.tick"`); raises
+        `PlatformError` naming the event and the place (`test.tick: payload.count: ...`)."""
+        if self.lookup_event(event) is None:
+            module_name, _, name = event.partition(".")
+            module = self._modules.get(module_name)
+            known = ", ".join(module.events) if module else ""
+            raise PlatformError(
+                f"{event}: unknown platform event" + (f" (it has: {known})" if known else "")
+            )
+        error = _first_error(self._event_validators[event], payload)
+        if error is not None:
+            raise PlatformError(f"{event}: {describe(error, 'payload')}")
+        return payload
+
     async def execute(self, call: str, args: Any, *, context: CallContext) -> Any:
         """Run `call` with `args` (checked first); returns its result (checked against the
         result shape). Raises `PlatformError` with a one-line message. Consent is not asked
@@ -172,39 +202,6 @@ def unknown_call_message(registry: PlatformRegistry, call: str) -> str:
     return f"{call}: module {module_name!r} has no call {op!r} (it has: {', '.join(module.calls)})"
 
 
-def coerce_args(schema: JSON, args: JSON) -> JSON:
-    """Form fields hold text: where a top-level argument may be a number, numeric text becomes
-    that number (`"12.5"` -> 12.5); where it may be an array of strings, comma-separated text
-    becomes the list (`"a, b"` -> ["a", "b"]). Nothing else is changed."""
-    out = dict(args)
-    props = schema.get("properties", {})
-    for name, value in args.items():
-        prop = props.get(name)
-        if not isinstance(value, str) or not isinstance(prop, dict):
-            continue
-        kind = prop.get("type")
-        types = {kind} if isinstance(kind, str) else set(kind or ())
-        if "array" in types:
-            out[name] = [part.strip() for part in value.split(",") if part.strip()]
-        elif types & {"number", "integer"}:
-            number = _parse_number(value, integer="number" not in types)
-            if number is not None:
-                out[name] = number
-    return out
-
-
-def _parse_number(text: str, *, integer: bool) -> int | float | None:
-    try:
-        number = float(text.strip())
-    except ValueError:
-        return None
-    if not math.isfinite(number):
-        return None
-    if number.is_integer() and (integer or not any(c in text for c in ".eE")):
-        return int(number)
-    return None if integer else number
-
-
 def _first_error(validator: Draft202012Validator, value: Any) -> ValidationError | None:
     errors = sorted(validator.iter_errors(value), key=lambda e: (list(e.path), e.message))
     return errors[0] if errors else None
@@ -216,6 +213,7 @@ def describe(error: ValidationError, root: str) -> str:
     for part in error.absolute_path:
         place += f"[{part}]" if isinstance(part, int) else f".{part}"
     validator = error.validator
+    numbers = schema_types(error.schema) & {"number", "integer"}
     if validator == "additionalProperties":
         extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
         allowed = ", ".join(error.schema.get("properties", {})) or "none"
@@ -234,6 +232,9 @@ def describe(error: ValidationError, root: str) -> str:
         message = f"must be {bound} {error.validator_value} characters"
     elif validator == "pattern":
         message = "does not have the expected format"
+    elif validator == "type" and isinstance(error.instance, str) and numbers:
+        wanted = "a number" if "number" in numbers else "a whole number"
+        message = f"{wanted} was expected, got {_short(error.instance)}"
     elif validator == "type":
         message = f"expected {error.validator_value}, got {type(error.instance).__name__}"
     else:

@@ -1,14 +1,14 @@
 """Generated surfaces: a deterministic form spec for a platform call, built from its schemas.
 
 Argument schema -> control: string -> textField; number with minimum and maximum -> slider, else
-textField; boolean -> switch; string enum of 2..4 -> segmentedButton, 5..16 -> radioGroup;
-format "date" -> datePicker. A run button calls the op with the `platform` action (each argument
-`{"state": key}`, `into` /data/result, a statusKey) and a result view follows the result shape
+a textField holding numeric text (the registry and the validator read it as the number,
+`studio.platform.coerce`); boolean -> switch; string enum of 2..4 -> segmentedButton, 5..16 ->
+radioGroup; format "date" -> datePicker; format "time" -> timePicker (two integer keys, passed
+as `{"time": {"hour": KEY, "minute": KEY}}`, read as "HH:MM"); array of a string enum of up to
+16 -> a row of filter chips (a boolean key each, passed as `{"chips": {VALUE: KEY, ...}}`);
+any other array of strings -> comma-separated text. A run button calls the op with the
+`platform` action (`into` /data/result, a statusKey) and a result view follows the result shape
 (object -> a listItem per field, array -> a repeat, scalar -> text), reading `{/data/...}`.
-
-Arguments a single state key cannot carry fall back to a textField: format "time" (a timePicker
-writes two integer keys) and arrays (filter chips write one boolean per option); the registry
-reads "HH:MM" and comma-separated text for them (`registry.coerce_args`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ STATUS_KEY = "status"
 RESULT_POINTER = "/data/result"
 MAX_SEGMENTED = 4
 MAX_RADIO = 16
+MAX_CHIPS = 16
+DEFAULT_TIME = (12, 0)
+_TIME = re.compile(r"([01]\d|2[0-3]):([0-5]\d)")
 ARRAY_SLOTS = 8
 _KEY_CHARS = re.compile(r"[^A-Za-z0-9_]")
 
@@ -54,13 +57,18 @@ def _types(schema: JSON) -> set[str]:
     return set()
 
 
-def _field(name: str, schema: JSON) -> tuple[list[JSON], Any]:
-    """The nodes for one argument, and the initial value of its state key."""
+Field = tuple[list[JSON], dict[str, Any], Any]
+
+
+def _field(name: str, schema: JSON) -> Field:
+    """The nodes for one argument, the state keys they write (with initial values), and the
+    argument as the platform action passes it (a reference to those keys)."""
     key = state_key(name)
     label = _label(name, schema)
     types = _types(schema)
     default = schema.get("default")
     caption: JSON = {"type": "text", "text": label, "style": {"textStyle": "labelLarge"}}
+    ref: JSON = {"state": key}
     enum = schema.get("enum")
     if (
         isinstance(enum, list)
@@ -72,13 +80,13 @@ def _field(name: str, schema: JSON) -> tuple[list[JSON], Any]:
         options = [{"value": v, "label": v} for v in values]
         if 2 <= len(values) <= MAX_SEGMENTED:
             node = {"type": "segmentedButton", "id": f"field_{key}", "stateKey": key}
-            return [caption, {**node, "options": options}], initial
+            return [caption, {**node, "options": options}], {key: initial}, ref
         if MAX_SEGMENTED < len(values) <= MAX_RADIO:
             node = {"type": "radioGroup", "id": f"field_{key}", "stateKey": key}
-            return [caption, {**node, "options": options}], initial
+            return [caption, {**node, "options": options}], {key: initial}, ref
     if types == {"boolean"}:
         node = {"type": "switch", "id": f"field_{key}", "stateKey": key, "label": label}
-        return [node], bool(default) if isinstance(default, bool) else False
+        return [node], {key: bool(default) if isinstance(default, bool) else False}, ref
     if types & {"number", "integer"} and types <= {"number", "integer"}:
         low, high = schema.get("minimum"), schema.get("maximum")
         if _finite(low) and _finite(high) and low < high:
@@ -93,34 +101,104 @@ def _field(name: str, schema: JSON) -> tuple[list[JSON], Any]:
             if "integer" in types and float(high - low).is_integer():
                 slider["step"] = 1
             start = default if _finite(default) and low <= default <= high else low
-            return [slider], start
+            return [slider], {key: start}, ref
     if types == {"string"} and schema.get("format") == "date":
         initial = default if isinstance(default, str) else "2000-01-01"
-        return [caption, {"type": "datePicker", "id": f"field_{key}", "stateKey": key}], initial
-    if types and "string" not in types and types & {"number", "integer", "array"}:
-        # A textField holds text, and the validator checks its state against the schema.
-        raise SurfaceError(
-            f"argument {name!r} can only be typed as text: declare it as numeric text "
-            "(studio.platform.module.numeric) or comma-separated text (type [array, string]), "
-            "or bound the number (minimum and maximum) for a slider"
+        return (
+            [caption, {"type": "datePicker", "id": f"field_{key}", "stateKey": key}],
+            {key: initial},
+            ref,
         )
+    if types == {"string"} and schema.get("format") == "time":
+        return _time_field(key, caption, default)
+    chips = _chip_values(schema, types)
+    if chips is not None:
+        return _chips_field(key, caption, chips, default)
+    items = schema.get("items")
+    if "array" in types and not _types(items if isinstance(items, dict) else {}) <= {"string"}:
+        # Comma-separated text only splits into strings.
+        raise SurfaceError(
+            f"argument {name!r} is an array of {sorted(_types(items or {}))}: only arrays of "
+            "strings can be typed as text (or an enum of up to "
+            f"{MAX_CHIPS} strings for filter chips)"
+        )
+    if types and not types & {"string", "number", "integer", "array"}:
+        raise SurfaceError(f"argument {name!r} of type {sorted(types)} has no form control")
     examples = schema.get("examples")
     if default is None and isinstance(examples, list) and examples:
         default = examples[0]
     if default is None and isinstance(enum, list) and enum:
         default = enum[0]
     placeholder, initial = label, "" if default is None else _text(default)
-    if schema.get("format") == "time":
-        placeholder, initial = f"{label} (HH:MM)", initial or "12:00"
-    elif "array" in types:
-        items = schema.get("items") or {}
-        choices = items.get("enum") if isinstance(items, dict) else None
-        hint = ", ".join(map(str, choices[:6])) if isinstance(choices, list) else "a, b, c"
+    if "array" in types:
+        hint = "a, b, c"
+        if isinstance(items, dict) and isinstance(items.get("enum"), list):
+            hint = ", ".join(map(str, items["enum"][:6]))
         placeholder = f"{label} (comma-separated: {hint})"
     elif types & {"number", "integer"}:
+        # A textField holds text: the registry (and the validator) read numeric text as the
+        # number it spells, so the key is a string key.
         placeholder, initial = f"{label} (number)", initial or "0"
     node = {"type": "textField", "id": f"field_{key}", "stateKey": key, "placeholder": placeholder}
-    return [node], initial
+    return [node], {key: initial}, ref
+
+
+def _time_field(key: str, caption: JSON, default: Any) -> Field:
+    """A 24-hour timePicker writing `<key>_hour` and `<key>_minute`, passed as "HH:MM"."""
+    hour_key, minute_key = f"{key}_hour", f"{key}_minute"
+    found = _TIME.fullmatch(default) if isinstance(default, str) else None
+    hour, minute = (int(found[1]), int(found[2])) if found else DEFAULT_TIME
+    picker = {
+        "type": "timePicker",
+        "id": f"field_{key}",
+        "hourKey": hour_key,
+        "minuteKey": minute_key,
+        "is24Hour": True,
+    }
+    ref = {"time": {"hour": hour_key, "minute": minute_key}}
+    return [caption, picker], {hour_key: hour, minute_key: minute}, ref
+
+
+def _chip_values(schema: JSON, types: set[str]) -> list[str] | None:
+    """The options of an array-of-string-enum argument that fits a row of chips, else None."""
+    items = schema.get("items")
+    if "array" not in types or not isinstance(items, dict):
+        return None
+    enum = items.get("enum")
+    if not isinstance(enum, list) or not all(isinstance(v, str) and v for v in enum):
+        return None
+    values = list(dict.fromkeys(enum))
+    return values if 1 <= len(values) <= MAX_CHIPS else None
+
+
+def _chips_field(key: str, caption: JSON, values: list[str], default: Any) -> Field:
+    """A horizontally scrolling row of filter chips, one boolean key per value."""
+    chosen = set(default) if isinstance(default, list) else set()
+    keys: dict[str, str] = {}
+    for index, value in enumerate(values):
+        chip_key = f"{key}_{_KEY_CHARS.sub('_', value)}"[:64]
+        suffix = index
+        while chip_key in keys.values():  # values that differ only in punctuation
+            chip_key, suffix = f"{key}_{suffix}", suffix + len(values)
+        keys[value] = chip_key
+    chips = [
+        {
+            "type": "chip",
+            "id": f"field_{chip_key}",
+            "label": value,
+            "variant": "filter",
+            "stateKey": chip_key,
+        }
+        for value, chip_key in keys.items()
+    ]
+    row = {
+        "type": "scroll",
+        "id": f"field_{key}",
+        "axis": "horizontal",
+        "child": {"type": "row", "style": {"spacing": 8}, "children": chips},
+    }
+    state = {chip_key: value in chosen for value, chip_key in keys.items()}
+    return [caption, row], state, {"chips": dict(keys)}
 
 
 def _finite(value: Any) -> TypeGuard[float]:
@@ -190,12 +268,14 @@ def generate_surface(call: str, args: JSON, result: JSON, *, description: str = 
         if not isinstance(schema, dict):
             raise SurfaceError(f"{call}: argument {name!r} has no schema")
         try:
-            nodes, initial = _field(name, schema)
+            nodes, keys, refs[name] = _field(name, schema)
         except SurfaceError as exc:
             raise SurfaceError(f"{call}: {exc}") from None
+        clash = sorted(set(keys) & set(state))
+        if clash:
+            raise SurfaceError(f"{call}: argument {name!r} needs state key {clash[0]!r} twice")
         fields.extend(nodes)
-        state[state_key(name)] = initial
-        refs[name] = {"state": state_key(name)}
+        state.update(keys)
     state[STATUS_KEY] = "idle"
     header: list[JSON] = [{"type": "topAppBar", "title": call}]
     if description:

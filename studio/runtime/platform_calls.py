@@ -4,6 +4,7 @@ writing results into the `data` object at a `/data/...` JSON pointer."""
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -102,21 +103,77 @@ def check_into(into: object) -> str | None:
 def resolve_args(
     args: Mapping[str, Any] | None, state: Mapping[str, Any], data: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """Arguments with `{"state": KEY}` and `{"data": POINTER}` replaced by current values;
-    any other value is a literal. PlatformActionError for an undeclared key or missing data."""
+    """Arguments with references replaced by current values: `{"state": KEY}` by the key's
+    value, `{"data": POINTER}` by the data there, `{"time": {"hour": KEY, "minute": KEY}}` by
+    "HH:MM" (zero-padded) and `{"chips": {VALUE: KEY, ...}}` by the VALUEs whose boolean key is
+    true, in the order written; any other value is a literal. PlatformActionError for an
+    undeclared key, a key holding the wrong type, or missing data."""
     resolved: dict[str, Any] = {}
     for name, arg in (args or {}).items():
-        if isinstance(arg, Mapping) and set(arg) == {"state"} and isinstance(arg["state"], str):
-            if arg["state"] not in state:
-                raise PlatformActionError(
-                    f"argument {name!r}: state key {arg['state']!r} is not declared"
-                )
-            resolved[name] = state[arg["state"]]
-        elif isinstance(arg, Mapping) and set(arg) == {"data"} and isinstance(arg["data"], str):
+        kind = next(iter(arg)) if isinstance(arg, Mapping) and len(arg) == 1 else None
+        if kind == "state" and isinstance(arg["state"], str):
+            resolved[name] = _state_value(name, arg["state"], state)
+        elif kind == "data" and isinstance(arg["data"], str):
             try:
                 resolved[name] = read_pointer(data, arg["data"])
             except PlatformActionError as error:
                 raise PlatformActionError(f"argument {name!r}: {error}") from None
+        elif kind == "time":
+            resolved[name] = _time_value(name, arg["time"], state)
+        elif kind == "chips":
+            resolved[name] = _chips_value(name, arg["chips"], state)
         else:
             resolved[name] = copy.deepcopy(arg)
     return resolved
+
+
+def _state_value(name: str, key: str, state: Mapping[str, Any]) -> Any:
+    if key not in state:
+        raise PlatformActionError(f"argument {name!r}: state key {key!r} is not declared")
+    return state[key]
+
+
+def _time_value(name: str, ref: Any, state: Mapping[str, Any]) -> str:
+    """ "HH:MM" from the two integer keys a timePicker writes."""
+    if (
+        not isinstance(ref, Mapping)
+        or set(ref) != {"hour", "minute"}
+        or not all(isinstance(k, str) for k in ref.values())
+    ):
+        raise PlatformActionError(
+            f'argument {name!r}: a time reference is {{"hour": KEY, "minute": KEY}}'
+        )
+    parts: list[int] = []
+    for part, top in (("hour", 23), ("minute", 59)):
+        value = _state_value(name, ref[part], state)
+        whole = (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and float(value).is_integer()
+        )
+        if not whole or not 0 <= value <= top:
+            raise PlatformActionError(
+                f"argument {name!r}: time {part} key {ref[part]!r} holds {value!r}, "
+                f"not an integer 0..{top}"
+            )
+        parts.append(int(value))
+    return f"{parts[0]:02d}:{parts[1]:02d}"
+
+
+def _chips_value(name: str, ref: Any, state: Mapping[str, Any]) -> list[Any]:
+    """The chip values whose boolean key is true, in the order the reference lists them."""
+    if not isinstance(ref, Mapping) or not all(isinstance(k, str) for k in ref.values()):
+        raise PlatformActionError(
+            f"argument {name!r}: a chips reference is {{VALUE: boolean state key, ...}}"
+        )
+    chosen: list[Any] = []
+    for value, key in ref.items():
+        on = _state_value(name, key, state)
+        if not isinstance(on, bool):
+            raise PlatformActionError(
+                f"argument {name!r}: chip {value!r} key {key!r} holds {on!r}, not a boolean"
+            )
+        if on:
+            chosen.append(value)
+    return chosen

@@ -423,6 +423,20 @@ class Runtime:
         last = self._change_event(keys) or last
         self._notify(Change(keys=frozenset(keys), data=wrote_data, event=last))
 
+    def platform_event(self, module: str, name: str, payload: Any = None) -> None:
+        """An event a platform module raised, pushed by the host (e.g. `test.tick`): one
+        `platform` event named `module.name` with a copy of `payload` (JSON), subscribers
+        notified. No state changes; ignored once the prototype is dismissed. ValueError for a
+        blank or dotted module name or a blank event name."""
+        if not module or "." in module or not name:
+            raise ValueError(
+                f"a platform event is module.name with both parts set, got {module!r}.{name!r}"
+            )
+        if not self._active:
+            return
+        event = self._log_event("platform", f"{module}.{name}", copy.deepcopy(payload))
+        self._notify(Change(event=event))
+
     # --- whole-prototype updates -----------------------------------------------------------------
 
     def replace(self, spec: Mapping[str, Any]) -> None:

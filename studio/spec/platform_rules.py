@@ -1,10 +1,15 @@
 """Checks of the studio extensions (architecture decision 2) after AutoMobile's own rules:
 `platform` actions against `requires.platform`, this build's catalog and each call's schema.
 
-An argument is a literal, `{"state": KEY}` (a declared state key) or `{"data": "/data/..."}`
-(a JSON pointer under `/data`); an object with exactly one of those keys is a binding, any
-other value is a literal. Literals and state-bound values (their declared value) are checked
-against the call's JSON Schema with jsonschema; data-bound values only need to be present.
+An argument is a literal or a reference: an object with exactly one of these keys --
+`{"state": KEY}` (a declared state key), `{"data": "/data/..."}` (a JSON pointer under `/data`),
+`{"time": {"hour": KEY, "minute": KEY}}` (two declared integer keys, 0..23 and 0..59, read as
+one "HH:MM" string: what a timePicker writes) or `{"chips": {VALUE: KEY, ...}}` (declared
+boolean keys, read as the list of the VALUEs whose key is true, in the order written: what a
+row of filter chips writes). Literals and references to state are resolved with the declared
+values, coerced as the registry coerces form text (numeric text where a number may go, see
+`studio.platform.coerce`) and checked against the call's JSON Schema with jsonschema; each chip
+VALUE is also checked against the argument's `items`. Data-bound values only need to be present.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
+from studio.platform.coerce import coerce_args
 from studio.spec import rules as R
 from studio.spec.binding import child_path, js_string
+from studio.spec.compiled import number_ok
 from studio.spec.extensions import PlatformCatalog
 
 Raw = dict[str, Any]
@@ -26,11 +33,16 @@ Failure = tuple[str, str]
 _POINTER = re.compile(R.DATA_POINTER_PATTERN[1:-1])
 
 
+REFERENCE_KINDS = ("state", "data", "time", "chips")
+TIME_PARTS = (("hour", 23), ("minute", 59))
+
+
 def binding_of(value: Any) -> tuple[str, Any] | None:
-    """("state", key) or ("data", pointer) when an argument is a binding, else None."""
+    """(kind, what) when an argument is a reference (`state`, `data`, `time`, `chips`),
+    else None (a literal)."""
     if isinstance(value, dict) and len(value) == 1:
         kind = next(iter(value))
-        if kind in ("state", "data"):
+        if kind in REFERENCE_KINDS:
             return kind, value[kind]
     return None
 
@@ -108,7 +120,10 @@ def _action_error(
 
 def _args_error(args: Raw, schema: dict[str, Any], state: Raw) -> Failure | None:
     instance: Raw = {}
+    sources: dict[str, str] = {}
     unresolved: set[str] = set()
+    props = schema.get("properties")
+    props = props if isinstance(props, dict) else {}
     for name, value in args.items():
         bound = binding_of(value)
         at = child_path(".args", name)
@@ -119,11 +134,26 @@ def _args_error(args: Raw, schema: dict[str, Any], state: Raw) -> Failure | None
             if not isinstance(key, str) or key not in state:
                 return f"{at}.state", f"Unknown state key {_show(key)} (declare it in state)"
             instance[name] = state[key]
+            sources[name] = f"state key {js_string(key)}"
+        elif bound[0] == "time":
+            found = _time_reference(bound[1], state, f"{at}.time")
+            if isinstance(found, tuple):
+                return found
+            instance[name] = found
+            keys = bound[1]
+            sources[name] = f"time keys {js_string(keys['hour'])}, {js_string(keys['minute'])}"
+        elif bound[0] == "chips":
+            chosen = _chips_reference(bound[1], state, f"{at}.chips", props.get(name))
+            if isinstance(chosen, tuple):
+                return chosen
+            instance[name] = chosen
+            sources[name] = "chip keys " + ", ".join(js_string(k) for k in bound[1].values())
         else:
             pointer = bound[1]
             if not isinstance(pointer, str) or not _POINTER.fullmatch(pointer):
                 return f"{at}.data", "Expected a JSON pointer under /data/"
             unresolved.add(name)
+    instance = coerce_args(schema, instance)
     errors = [
         e
         for e in _schema_validator(schema).iter_errors(instance)
@@ -136,10 +166,51 @@ def _args_error(args: Raw, schema: dict[str, Any], state: Raw) -> Failure | None
     at = ".args"
     for part in parts:
         at = f"{at}[{part}]" if isinstance(part, int) else child_path(at, part)
-    if parts and binding_of(args.get(str(parts[0]))) is not None:
-        key = args[str(parts[0])]["state"]
-        return at, f"Platform argument from state key {js_string(key)}: {worst.message}"
-    return at, f"Platform argument: {worst.message}"
+    message = worst.message
+    source = sources.get(str(parts[0])) if parts else None
+    if source is not None:
+        return at, f"Platform argument from {source}: {message}"
+    return at, f"Platform argument: {message}"
+
+
+def _time_reference(ref: Any, state: Raw, at: str) -> str | Failure:
+    """The "HH:MM" a time reference reads from the declared state, or the failure."""
+    if not isinstance(ref, dict) or set(ref) != {"hour", "minute"}:
+        return at, 'A time reference is {"hour": KEY, "minute": KEY}'
+    values: dict[str, int] = {}
+    for part, top in TIME_PARTS:
+        key = ref[part]
+        if not isinstance(key, str) or key not in state:
+            return f"{at}.{part}", f"Unknown state key {_show(key)} (declare it in state)"
+        if not number_ok(state[key], True, 0, top):
+            return f"{at}.{part}", f"Time {part} requires an integer 0..{top} state key"
+        values[part] = int(state[key])
+    if ref["hour"] == ref["minute"]:
+        return f"{at}.minute", "Time hour and minute keys must differ"
+    return f"{values['hour']:02d}:{values['minute']:02d}"
+
+
+def _chips_reference(ref: Any, state: Raw, at: str, schema: Any) -> list[str] | Failure:
+    """The chip VALUEs whose declared boolean key is true (in the order written), or the
+    failure; every VALUE must fit the argument's `items` schema."""
+    if not isinstance(ref, dict) or not ref:
+        return at, "A chips reference is a non-empty object {VALUE: boolean state key, ...}"
+    items = schema.get("items") if isinstance(schema, dict) else None
+    check = _schema_validator(items) if isinstance(items, dict) else None
+    chosen: list[str] = []
+    for value, key in ref.items():
+        place = child_path(at, value)
+        if not isinstance(key, str) or key not in state:
+            return place, f"Unknown state key {_show(key)} (declare it in state)"
+        if not isinstance(state[key], bool):
+            return place, f"Chip {js_string(value)} requires a boolean state key"
+        if check is not None:
+            wrong = best_match(check.iter_errors(value))
+            if wrong is not None:
+                return place, f"Chip value {js_string(value)}: {wrong.message}"
+        if state[key]:
+            chosen.append(value)
+    return chosen
 
 
 def _about_unresolved(error: ValidationError, unresolved: set[str]) -> bool:

@@ -50,13 +50,18 @@ ARGUMENT_TYPES: dict[str, tuple[dict[str, Any], str]] = {
     "enum-small": ({"type": "string", "enum": ["s", "m", "l"]}, "segmentedButton"),
     "enum-medium": ({"type": "string", "enum": [f"o{i}" for i in range(6)]}, "radioGroup"),
     "enum-large": ({"type": "string", "enum": [f"o{i}" for i in range(20)]}, "textField"),
+    "number-plain": ({"type": "number", "description": "Amount"}, "textField"),
+    "integer-plain": ({"type": "integer", "minimum": 0}, "textField"),
     "date": ({"type": "string", "format": "date"}, "datePicker"),
-    "time": ({"type": "string", "format": "time"}, "textField"),
+    "time": ({"type": "string", "format": "time", "default": "07:05"}, "timePicker"),
     "array-of-enum": (
         {"type": ["array", "string"], "items": {"type": "string", "enum": ["a", "b", "c"]}},
-        "textField",
+        "scroll",
     ),
+    "array-of-string": ({"type": "array", "items": {"type": "string"}}, "textField"),
 }
+#: Argument types whose control writes more than one state key (so not `{"state": KEY}`).
+MULTI_KEY = {"time", "array-of-enum"}
 RESULT_SHAPES: dict[str, dict[str, Any]] = {
     "result-object": OBJECT_RESULT,
     "result-array": {"type": "array", "items": {"type": "string"}},
@@ -105,23 +110,69 @@ def test_golden_surface(name: str) -> None:
     assert result.ok, f"{name}: {result.path}: {result.message}"
 
 
+def body_of(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    children: list[dict[str, Any]] = spec["root"]["children"][-1]["child"]["children"]
+    return children
+
+
+def run_args(spec: dict[str, Any]) -> Any:
+    run = next(n for n in body_of(spec) if n.get("id") == "run")
+    assert [a["type"] for a in run["onTap"]] == ["platform"]
+    return run["onTap"][0]["args"]
+
+
 @pytest.mark.parametrize("kind", sorted(ARGUMENT_TYPES))
 def test_argument_type_becomes_its_control(kind: str) -> None:
     schema, control = ARGUMENT_TYPES[kind]
     spec = SPECS[f"arg-{kind}"]
-    body = spec["root"]["children"][-1]["child"]["children"]
-    field = next(n for n in body if n.get("id") == "field_arg_choice")
+    field = next(n for n in body_of(spec) if n.get("id") == "field_arg_choice")
     assert field["type"] == control
-    run = next(n for n in body if n.get("id") == "run")
-    assert run["onTap"] == [
-        {
-            "type": "platform",
-            "call": "golden.form",
-            "args": {"choice": {"state": "arg_choice"}},
-            "into": "/data/result",
-            "statusKey": "status",
-        }
+    run = next(n for n in body_of(spec) if n.get("id") == "run")
+    assert run["onTap"][0]["call"] == "golden.form"
+    assert run["onTap"][0]["into"] == "/data/result"
+    assert run["onTap"][0]["statusKey"] == "status"
+    if kind not in MULTI_KEY:
+        assert run_args(spec) == {"choice": {"state": "arg_choice"}}
+
+
+def test_time_argument_becomes_a_time_picker_read_as_hh_mm() -> None:
+    spec = SPECS["arg-time"]
+    picker = next(n for n in body_of(spec) if n.get("type") == "timePicker")
+    assert picker["hourKey"] == "arg_choice_hour" and picker["minuteKey"] == "arg_choice_minute"
+    assert spec["state"]["arg_choice_hour"] == 7 and spec["state"]["arg_choice_minute"] == 5
+    assert run_args(spec) == {
+        "choice": {"time": {"hour": "arg_choice_hour", "minute": "arg_choice_minute"}}
+    }
+
+
+def test_array_of_enum_becomes_filter_chips_in_order() -> None:
+    spec = SPECS["arg-array-of-enum"]
+    row = next(n for n in body_of(spec) if n.get("id") == "field_arg_choice")
+    chips = row["child"]["children"]
+    assert [(c["type"], c["variant"], c["label"]) for c in chips] == [
+        ("chip", "filter", "a"),
+        ("chip", "filter", "b"),
+        ("chip", "filter", "c"),
     ]
+    keys = {c["label"]: c["stateKey"] for c in chips}
+    assert all(spec["state"][k] is False for k in keys.values())
+    assert run_args(spec) == {"choice": {"chips": keys}}
+    assert list(run_args(spec)["choice"]["chips"]) == ["a", "b", "c"]
+
+
+def test_chip_defaults_are_selected_and_keys_stay_distinct() -> None:
+    schema = {
+        "type": "array",
+        "items": {"type": "string", "enum": ["a-b", "a_b", "c"]},
+        "default": ["a_b"],
+    }
+    spec = generate_surface("golden.form", one_arg(schema), OBJECT_RESULT)
+    chips = run_args(spec)["choice"]["chips"]
+    assert list(chips) == ["a-b", "a_b", "c"]
+    assert len(set(chips.values())) == 3
+    assert [spec["state"][chips[v]] for v in ("a-b", "a_b", "c")] == [False, True, False]
+    catalog = golden_catalog(one_arg(schema), OBJECT_RESULT)
+    assert spec_api.validate(spec, catalog=catalog).ok
 
 
 def test_generation_is_deterministic() -> None:
@@ -170,11 +221,99 @@ def test_cli_unknown_call(capsys: pytest.CaptureFixture[str]) -> None:
     assert "units.teleport: module 'units' has no call 'teleport'" in err
 
 
-@pytest.mark.parametrize(
-    "schema", [{"type": "number"}, {"type": "array", "items": {"type": "string"}}]
-)
-def test_arguments_a_text_field_cannot_hold_are_refused(schema: dict[str, Any]) -> None:
+def test_arrays_of_non_strings_are_refused() -> None:
+    schema = {"type": "array", "items": {"type": "integer"}}
     with pytest.raises(
-        SurfaceError, match="golden.form: argument 'choice' can only be typed as text"
+        SurfaceError,
+        match=r"golden.form: argument 'choice' is an array of \['integer'\]: only arrays of "
+        "strings can be typed as text",
     ):
         generate_surface("golden.form", one_arg(schema), OBJECT_RESULT)
+
+
+ECHO_RESULT = {
+    "type": "object",
+    "properties": {"got": {}},
+    "required": ["got"],
+    "additionalProperties": False,
+}
+
+
+def run_surface(kind: str, values: dict[str, Any], audit: list[Any] | None = None) -> Runtime:
+    """The golden surface of argument type `kind`, run with a call that returns its argument."""
+    schema = ARGUMENT_TYPES[kind][0]
+
+    async def form(checked: dict[str, Any], context: CallContext) -> Any:
+        return {"got": checked["choice"]}
+
+    call = PlatformCall("form", "Echoes its argument", one_arg(schema), ECHO_RESULT, form)
+    registry = PlatformRegistry([PlatformModule("golden", "Golden cases", {"form": call})])
+    spec = generate_surface("golden.form", one_arg(schema), ECHO_RESULT)
+    assert spec_api.validate(spec, catalog=registry).ok
+    runtime = Runtime(spec_api.expand(spec))
+    runtime.set_values(values)
+    host = PlatformHost(registry, ConsentBroker(), prototype_id="surface")
+
+    async def go() -> None:
+        host.dispatch(runtime, tap(runtime, "run"))
+        await host.drain()
+
+    asyncio.run(go())
+    if audit is not None:
+        audit.extend(host.audit)
+    return runtime
+
+
+def test_plain_number_typed_as_text_runs_end_to_end() -> None:
+    runtime = run_surface("number-plain", {"arg_choice": " 2.5 "})
+    assert runtime.state["status"] == "ok"
+    assert runtime.data["result"] == {"got": 2.5}
+
+
+def test_plain_number_with_bad_text_is_a_clear_error() -> None:
+    audit: list[Any] = []
+    runtime = run_surface("number-plain", {"arg_choice": "2,5"}, audit)
+    assert runtime.state["status"] == "error"
+    assert "result" not in runtime.data
+    assert audit[-1]["message"] == "golden.form: args.choice: a number was expected, got '2,5'"
+
+
+def test_integer_text_must_be_whole() -> None:
+    assert run_surface("integer-plain", {"arg_choice": "12"}).data["result"] == {"got": 12}
+    audit: list[Any] = []
+    assert run_surface("integer-plain", {"arg_choice": "1.5"}, audit).state["status"] == "error"
+    assert audit[-1]["message"] == (
+        "golden.form: args.choice: a whole number was expected, got '1.5'"
+    )
+
+
+def test_time_picker_surface_passes_hh_mm() -> None:
+    runtime = run_surface("time", {"arg_choice_hour": 9, "arg_choice_minute": 0})
+    assert runtime.state["status"] == "ok"
+    assert runtime.data["result"] == {"got": "09:00"}
+
+
+def test_filter_chips_surface_passes_the_chosen_values_in_order() -> None:
+    runtime = run_surface("array-of-enum", {"arg_choice_c": True, "arg_choice_a": True})
+    assert runtime.state["status"] == "ok"
+    assert runtime.data["result"] == {"got": ["a", "c"]}
+
+
+def test_no_chip_chosen_passes_an_empty_list() -> None:
+    assert run_surface("array-of-enum", {}).data["result"] == {"got": []}
+
+
+def test_generated_calc_surface_evaluates_typed_numbers() -> None:
+    runtime = Runtime(spec_api.expand(SPECS["call-calc.evaluate"]))
+    runtime.set_values({"arg_expression": "a * b + c", "arg_a": "1.5", "arg_b": "4", "arg_c": "-1"})
+    host = PlatformHost(default_registry(), ConsentBroker(), prototype_id="surface")
+
+    async def go() -> None:
+        host.dispatch(runtime, tap(runtime, "run"))
+        await host.drain()
+
+    asyncio.run(go())
+    assert runtime.state["status"] == "ok"
+    assert runtime.data["result"] == {"value": 5}
+    entry = list(host.audit)[-1]
+    assert (entry["call"], entry["status"]) == ("calc.evaluate", "ok")

@@ -140,3 +140,129 @@ def test_an_unwritable_into_turns_ok_into_error(make_runtime: Make) -> None:
     assert rt.state["convertStatus"] == "error"
     assert rt.data["defaults"] == {"precision": 2}
     assert "cannot write" in rt.events[-2].payload["error"]
+
+
+def picker_spec() -> dict[str, Any]:
+    """A time picker (h, m) and three filter chips, and a call passing both as references."""
+    return {
+        "id": "picks",
+        "window": {"placement": {"type": "fullscreen"}},
+        "requires": {"platform": ["test"]},
+        "state": {"h": 7, "m": 5, "mon": False, "tue": True, "wed": True, "status": "idle"},
+        "data": {},
+        "root": {"type": "column", "children": []},
+    }
+
+
+TIME_AND_CHIPS: dict[str, Any] = {
+    "type": "platform",
+    "call": "alarm.set",
+    "args": {
+        "at": {"time": {"hour": "h", "minute": "m"}},
+        "days": {"chips": {"wed": "wed", "mon": "mon", "tue": "tue"}},
+        "label": {"chips": {"tue": "tue"}},
+    },
+    "statusKey": "status",
+}
+
+
+def test_time_and_chips_references_resolve_at_call_time(make_runtime: Make) -> None:
+    rt = make_runtime(picker_spec())
+    (request,) = rt.run_actions([TIME_AND_CHIPS])
+    # "HH:MM" zero-padded; chips in the order written, only those whose key is true.
+    assert request.args == {"at": "07:05", "days": ["wed", "tue"], "label": ["tue"]}
+    rt.set_values({"h": 23, "m": 59})
+    rt.set_value("mon", True)
+    rt.set_value("wed", False)
+    (later,) = rt.run_actions([TIME_AND_CHIPS])
+    assert later.args == {"at": "23:59", "days": ["mon", "tue"], "label": ["tue"]}
+    logged = [e for e in rt.events if e.kind == "platform"][-1]
+    assert logged.payload["args"] == later.args
+
+
+def test_time_and_chips_see_earlier_writes_of_the_same_list(make_runtime: Make) -> None:
+    rt = make_runtime(picker_spec())
+    (request,) = rt.run_actions(
+        [
+            {"type": "setState", "key": "h", "value": 0},
+            {"type": "toggle", "key": "mon"},
+            {"type": "toggle", "key": "tue"},
+            TIME_AND_CHIPS,
+        ]
+    )
+    assert request.args["at"] == "00:05"
+    assert request.args["days"] == ["wed", "mon"]
+    assert request.args["label"] == []
+
+
+@pytest.mark.parametrize(
+    ("arg", "message"),
+    [
+        ({"time": {"hour": "h", "minute": "nope"}}, "state key 'nope' is not declared"),
+        ({"time": {"hour": "h"}}, 'a time reference is {"hour": KEY, "minute": KEY}'),
+        ({"time": {"hour": "status", "minute": "m"}}, "time hour key 'status' holds 'idle'"),
+        ({"time": {"hour": "h", "minute": "mon"}}, "time minute key 'mon' holds False"),
+        ({"chips": {"a": "h"}}, "chip 'a' key 'h' holds 8, not a boolean"),
+        ({"chips": {"a": "nope"}}, "state key 'nope' is not declared"),
+        ({"chips": ["mon"]}, "a chips reference is {VALUE: boolean state key, ...}"),
+    ],
+)
+def test_bad_time_and_chips_references_reject_the_whole_list(
+    make_runtime: Make, arg: Any, message: str
+) -> None:
+    rt = make_runtime(picker_spec())
+    call = {"type": "platform", "call": "alarm.set", "args": {"x": arg}, "statusKey": "status"}
+    assert rt.run_actions([{"type": "setState", "key": "h", "value": 8}, call]) == []
+    event = rt.events[-1]
+    assert event.kind == "validation_failed"
+    assert "action 1 (platform): argument 'x': " in event.payload["message"]
+    assert message in event.payload["message"]
+    assert rt.state["h"] == 7 and rt.state["status"] == "idle"
+
+
+def test_time_out_of_range_is_refused(make_runtime: Make) -> None:
+    spec = picker_spec()
+    spec["state"]["h"] = 24
+    rt = make_runtime(spec)
+    assert rt.run_actions([TIME_AND_CHIPS]) == []
+    assert "holds 24, not an integer 0..23" in rt.events[-1].payload["message"]
+
+
+def test_platform_event_is_logged_and_notified(
+    make_runtime: Make, changes: list[Change], clock: Any
+) -> None:
+    rt = make_runtime(picker_spec())
+    rt.subscribe(changes.append)
+    payload = {"count": 1}
+    rt.platform_event("test", "tick", payload)
+    payload["count"] = 99  # the event keeps its own copy
+    event = rt.events[-1]
+    assert event.to_json() == {
+        "id": "picks",
+        "sequence": event.sequence,
+        "kind": "platform",
+        "name": "test.tick",
+        "payload": {"count": 1},
+        "state": dict(rt.state),
+        "pages": {},
+        "timestamp": int(clock.now * 1000),
+    }
+    assert changes == [Change(event=event)]
+    assert changes[0].keys == frozenset() and changes[0].data is False
+
+
+def test_platform_event_after_dismiss_is_ignored(make_runtime: Make) -> None:
+    rt = make_runtime(picker_spec())
+    rt.dismiss()
+    before = len(rt.events)
+    rt.platform_event("test", "tick", {"count": 1})
+    assert len(rt.events) == before
+
+
+@pytest.mark.parametrize(("module", "name"), [("", "tick"), ("test", ""), ("a.b", "tick")])
+def test_platform_event_needs_a_module_and_a_name(
+    make_runtime: Make, module: str, name: str
+) -> None:
+    rt = make_runtime(picker_spec())
+    with pytest.raises(ValueError, match="a platform event is module.name"):
+        rt.platform_event(module, name, None)

@@ -18,7 +18,8 @@ INVALID = sorted((FIXTURES / "invalid").glob("*.json"))
 
 
 class UnitsCatalog:
-    """A platform catalog with one module, `units`, and one call, `units.convert`."""
+    """A platform catalog with one module, `units`, and its calls `units.convert` and
+    `units.alarm`."""
 
     schemas: dict[str, dict[str, Any]] = {
         "units.convert": {
@@ -30,7 +31,22 @@ class UnitsCatalog:
             },
             "required": ["value", "from", "to"],
             "additionalProperties": False,
-        }
+        },
+        # A call taking a time of day and a set of days: timePicker and filter chip arguments.
+        "units.alarm": {
+            "type": "object",
+            "properties": {
+                "at": {"type": "string", "format": "time", "pattern": "^[0-2][0-9]:[0-5][0-9]$"},
+                "days": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": ["mon", "tue", "wed"]},
+                    "maxItems": 2,
+                },
+                "count": {"type": "integer"},
+            },
+            "required": ["at"],
+            "additionalProperties": False,
+        },
     }
 
     def has_module(self, module: str) -> bool:
