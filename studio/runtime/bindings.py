@@ -179,10 +179,20 @@ def bind_action(action: Mapping[str, Any], scope: Scope | None) -> dict[str, Any
 
 
 def _bind_arg(arg: Any, scope: Scope) -> Any:
-    """A platform argument: a `{"state": KEY}` reference gets its key bound, a literal string
-    is an operand (a lone placeholder keeps the item value's type)."""
-    if isinstance(arg, Mapping) and set(arg) == {"state"} and isinstance(arg["state"], str):
-        return {"state": bind_scope_text(arg["state"], scope)}
+    """A platform argument: the keys of a `{"state": KEY}`, `{"time": {"hour", "minute"}}` or
+    `{"chips": {VALUE: KEY}}` reference get bound, a literal string is an operand (a lone
+    placeholder keeps the item value's type)."""
+    if isinstance(arg, Mapping) and len(arg) == 1:
+        ((form, ref),) = arg.items()
+        if form == "state" and isinstance(ref, str):
+            return {"state": bind_scope_text(ref, scope)}
+        if form in ("time", "chips") and isinstance(ref, Mapping):
+            return {
+                form: {
+                    k: bind_scope_text(v, scope) if isinstance(v, str) else v
+                    for k, v in ref.items()
+                }
+            }
     return bind_typed(arg, scope)
 
 

@@ -266,3 +266,44 @@ def test_platform_event_needs_a_module_and_a_name(
     rt = make_runtime(picker_spec())
     with pytest.raises(ValueError, match="a platform event is module.name"):
         rt.platform_event(module, name, None)
+
+
+def test_time_and_chips_references_inside_a_repeat_bind_per_item() -> None:
+    """A platform action in a repeat template resolves its per-item time and chips keys."""
+    from studio.runtime import Runtime
+
+    spec = {
+        "id": "alarms",
+        "window": {"placement": {"type": "fullscreen"}},
+        "requires": {"platform": ["test"]},
+        "state": {"h_0": 7, "m_0": 5, "on_0": True, "h_1": 9, "m_1": 30, "on_1": False},
+        "root": {
+            "type": "column",
+            "repeat": {"items": [{"n": 0}, {"n": 1}], "as": "row"},
+            "children": [
+                {
+                    "type": "button",
+                    "label": "Set {row.n}",
+                    "onTap": [
+                        {
+                            "type": "platform",
+                            "call": "test.echo",
+                            "args": {
+                                "at": {"time": {"hour": "h_{row.n}", "minute": "m_{row.n}"}},
+                                "days": {"chips": {"mon": "on_{row.n}"}},
+                            },
+                        }
+                    ],
+                }
+            ],
+        },
+    }
+    rt = Runtime(spec)
+    second, scope = rt.instances(spec["root"])[1]
+    requests = rt.run_actions(second["children"][0]["onTap"], scope)
+    assert requests and requests[0].args == {"at": "09:30", "days": []}
+    first, scope = rt.instances(spec["root"])[0]
+    assert rt.run_actions(first["children"][0]["onTap"], scope)[0].args == {
+        "at": "07:05",
+        "days": ["mon"],
+    }
