@@ -1,0 +1,155 @@
+// One rendered node: style box (shadow, background, border, padding, alpha, offset), tap
+// handling, edit-mode outline, and the type's content loaded from nodes/<type>.qml.
+// Decorations a node does not use (shadow, background, tap area, outline) are never created:
+// a 2,000-node spec pays only for what it draws.
+import QtQuick
+
+Item {
+    id: d
+
+    property QtObject n: null
+    property var inh: ({})
+    readonly property bool isNodeDelegate: true
+    readonly property string address: n ? n.address : ""
+    readonly property string nodeType: n ? n.type : ""
+    readonly property var p: n ? n.props : ({})
+    readonly property var st: {
+        if (!n) return ({});
+        n.rev; preview.themeRev;
+        return preview.style(n, inh);
+    }
+    readonly property var ts: st.text || ({})
+    readonly property bool shown: {
+        if (!n) return false;
+        n.rev;
+        return preview.shown(n);
+    }
+    readonly property bool floating: nodeType === "dialog" || nodeType === "snackbar" || nodeType === "bottomSheet"
+    readonly property bool tappable: n !== null && n.tappable
+    readonly property Item content: loader.item
+    // Types that handle their own clicks call preview.tap themselves.
+    readonly property bool selfTapping: ["button", "iconButton", "fab", "chip", "listItem", "radioGroup",
+        "segmentedButton", "tabBar", "bottomNav"].indexOf(nodeType) >= 0
+    readonly property bool pressed: tapLoader.item ? tapLoader.item.pressed : false
+    // Sizing as the parent reads it (Compose-like): fill, wrap, dp, weight, min/max.
+    readonly property bool fillW: st.fillW || (st.w < 0 && !st.wrapW && content !== null && content.defaultFillW === true)
+    readonly property bool fillH: st.fillH || (st.h < 0 && !st.wrapH && content !== null && content.defaultFillH === true)
+    readonly property real weight: st.weight || 0
+    readonly property real padH: (st.ps || 0) + (st.pe || 0)
+    readonly property real padV: (st.pt || 0) + (st.pb || 0)
+    readonly property int generation: n ? n.generation : 0
+    function clampW(v) {
+        if (st.minW >= 0) v = Math.max(v, st.minW);
+        if (st.maxW >= 0) v = Math.min(v, st.maxW);
+        return v;
+    }
+    function clampH(v) {
+        if (st.minH >= 0) v = Math.max(v, st.minH);
+        if (st.maxH >= 0) v = Math.min(v, st.maxH);
+        return v;
+    }
+
+    visible: shown && !floating
+    opacity: (st.alpha === undefined ? 1 : st.alpha) * (p.transition === "fade" ? enter : 1)
+    implicitWidth: clampW(st.w >= 0 ? st.w : (content ? content.implicitWidth : 0) + padH)
+    implicitHeight: clampH(st.h >= 0 ? st.h
+        : st.aspect > 0 ? (fillW ? width : implicitWidth) / st.aspect
+        : (content ? content.implicitHeight : 0) + padV)
+    scale: pressed && st.pressScale < 1 ? st.pressScale : 1
+    transform: (st.ox || st.oy || p.transition === "slide" || p.transition === "expand") ? [shift, grow] : []
+    Translate { id: shift; x: (d.st.ox || 0) + (d.p.transition === "slide" ? (1 - d.enter) * d.width : 0); y: d.st.oy || 0 }
+    Scale { id: grow; yScale: d.p.transition === "expand" ? d.enter : 1 }
+
+    // Enter transitions (fade, expand, slide) when a node becomes visible; none with motion "none".
+    property real enter: 1
+    onShownChanged: {
+        if (shown && p.transition && p.transition !== "none" && preview.motion && !preview.editMode) {
+            enter = 0;
+            enterTimer.start();
+        }
+    }
+    Timer {
+        id: enterTimer
+        interval: 16; repeat: true
+        onTriggered: { d.enter = Math.min(1, d.enter + 0.08); if (d.enter >= 1) stop(); }
+    }
+
+    Loader {
+        anchors.fill: parent
+        active: (d.st.elevation || 0) > 0
+        sourceComponent: Shadow {
+            elevation: d.st.elevation || 0
+            radius: Math.min(d.st.radius || 0, Math.min(d.width, d.height) / 2)
+            color: d.st.shadow || "#40000000"
+        }
+    }
+    Loader {
+        anchors.fill: parent
+        active: !!d.st.bg || !!d.st.grad || d.st.bw > 0
+        sourceComponent: Rectangle {
+            id: bg
+            color: d.st.bg ? d.st.bg : "transparent"
+            radius: Math.min(d.st.radius || 0, Math.min(width, height) / 2)
+            topLeftRadius: d.st.rTL >= 0 ? d.st.rTL : radius
+            topRightRadius: d.st.rTR >= 0 ? d.st.rTR : radius
+            bottomRightRadius: d.st.rBR >= 0 ? d.st.rBR : radius
+            bottomLeftRadius: d.st.rBL >= 0 ? d.st.rBL : radius
+            border.width: d.st.bw || 0
+            border.color: d.st.bc || "transparent"
+            gradient: d.st.grad ? gradientComponent.createObject(bg) : null
+            Component {
+                id: gradientComponent
+                Gradient {
+                    // Linear gradients at any angle snap to the nearest axis (the software
+                    // scene graph has no arbitrary-angle gradient); radial ones draw top to bottom.
+                    orientation: d.st.grad && d.st.grad.type === "linear"
+                        && Math.abs(Math.cos(d.st.grad.angle * Math.PI / 180)) >= 0.7071
+                        ? Gradient.Horizontal : Gradient.Vertical
+                    stops: {
+                        var out = [];
+                        var stops = d.st.grad ? d.st.grad.stops : [];
+                        for (var i = 0; i < stops.length; ++i)
+                            out.push(stopComponent.createObject(bg, {position: stops[i].position, color: stops[i].color}));
+                        return out;
+                    }
+                }
+            }
+            Component { id: stopComponent; GradientStop {} }
+        }
+    }
+    Loader {
+        id: tapLoader
+        anchors.fill: parent
+        active: d.tappable && !d.selfTapping
+        sourceComponent: MouseArea {
+            enabled: !preview.editMode
+            onClicked: preview.tap(d.n, "")
+        }
+    }
+    Loader {
+        id: loader
+        x: d.st.ps || 0
+        y: d.st.pt || 0
+        width: Math.max(0, d.width - d.padH)
+        height: Math.max(0, d.height - d.padV)
+        source: d.n ? Qt.resolvedUrl("nodes/" + d.n.type + ".qml") : ""
+        onLoaded: preview.created(d.n)
+    }
+    onGenerationChanged: {
+        loader.active = false;
+        loader.active = true;
+    }
+    readonly property bool outlined: shown && address !== ""
+        && ((preview.selected !== "" && preview.selected === address) || preview.highlighted.indexOf(address) >= 0)
+    Loader {
+        anchors.fill: parent
+        anchors.margins: -1
+        z: 100
+        active: d.outlined
+        sourceComponent: Rectangle {
+            color: "transparent"
+            border.width: 2
+            border.color: preview.selected === d.address ? "#1A73E8" : "#F29900"
+        }
+    }
+}

@@ -1,0 +1,145 @@
+"""`proto-studio render FILE --out PNG`: a headless render of a spec's first screen.
+
+The default backend is OpenGL (platform xcb): on the current display, or on a private Xvfb
+started for the render when none exists, in a child process. `--backend software` renders in
+this process on the offscreen platform (Qt Quick's software scene graph).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def configure_render(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="the spec (JSON)")
+    parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
+    parser.add_argument("--theme", choices=("light", "dark"), default="light")
+    parser.add_argument("--width", type=int, default=412, help="device width in dp")
+    parser.add_argument("--height", type=int, default=915, help="device height in dp")
+    parser.add_argument(
+        "--backend",
+        choices=("auto", "opengl", "software"),
+        default="auto",
+        help="auto: OpenGL when a display or Xvfb exists, else software",
+    )
+    parser.add_argument("--assets", type=Path, default=None, help="folder of image/font assets")
+
+
+def _load(path: Path) -> dict[str, Any]:
+    """The spec, validated and with components expanded; ValueError with a one-line message."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise FileNotFoundError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    try:
+        spec = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: $: Invalid JSON ({exc.msg} at line {exc.lineno})") from exc
+    from studio.spec import SpecError, expand, validate
+
+    result = validate(text)
+    if not result.ok:
+        raise ValueError(f"{path}: {result.path}: {result.message}")
+    try:
+        expanded = expand(spec)
+    except SpecError as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+    if not isinstance(expanded, dict):
+        raise ValueError(f"{path}: $: Expected a spec object")
+    return expanded
+
+
+def run_render(args: argparse.Namespace) -> int:
+    if args.width < 1 or args.height < 1 or args.width > 8192 or args.height > 8192:
+        print("render: --width/--height must be between 1 and 8192", file=sys.stderr)
+        return 2
+    try:
+        spec = _load(args.file)
+    except FileNotFoundError as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 1
+    assets = args.assets if args.assets is not None else args.file.parent / "assets"
+    from studio.preview.xvfb import xvfb_available
+
+    backend = args.backend
+    if backend == "auto":
+        backend = "opengl" if os.environ.get("DISPLAY") or xvfb_available() else "software"
+    if backend == "software":
+        return _render_here(spec, args, assets)
+    return _render_child(spec, args, assets)
+
+
+def _child_args(spec_file: Path, args: argparse.Namespace, assets: Path) -> list[str]:
+    out = [sys.executable, "-m", "studio.preview.render", str(spec_file), str(args.out)]
+    out += ["--theme", args.theme, "--width", str(args.width), "--height", str(args.height)]
+    if assets.is_dir():
+        out += ["--assets", str(assets)]
+    return out
+
+
+def _render_here(spec: dict[str, Any], args: argparse.Namespace, assets: Path) -> int:
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtGui import QGuiApplication
+
+    from studio.preview.render import SceneError, render_spec
+    from studio.preview.scene import prepare_quick
+
+    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
+    prepare_quick(software=True)
+    try:
+        render_spec(
+            spec,
+            args.out,
+            appearance=args.theme,
+            width=args.width,
+            height=args.height,
+            asset_dir=assets if assets.is_dir() else None,
+        )
+    except (SceneError, OSError) as exc:
+        print(f"render: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    del app
+    return 0
+
+
+def _render_child(spec: dict[str, Any], args: argparse.Namespace, assets: Path) -> int:
+    from studio.preview.xvfb import VirtualDisplay, XvfbError
+
+    with tempfile.TemporaryDirectory(prefix="proto-render-") as tmp:
+        spec_file = Path(tmp) / "spec.json"
+        spec_file.write_text(json.dumps(spec), encoding="utf-8")
+        env = dict(os.environ, QT_QPA_PLATFORM="xcb")
+        command = _child_args(spec_file, args, assets)
+        try:
+            if os.environ.get("DISPLAY"):
+                done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+            else:
+                with VirtualDisplay() as display:
+                    env["DISPLAY"] = display.display
+                    done = subprocess.run(
+                        command, env=env, capture_output=True, text=True, timeout=120
+                    )
+        except XvfbError as exc:
+            print(f"render: {exc}; use --backend software", file=sys.stderr)
+            return 2
+        except subprocess.TimeoutExpired:
+            print(f"render: {args.file}: the renderer did not finish in 120 s", file=sys.stderr)
+            return 1
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        print(
+            lines[-1] if lines else f"render: renderer exited with {done.returncode}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0

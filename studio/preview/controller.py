@@ -1,0 +1,569 @@
+"""The bridge between the QML delegates and the Qt-free Runtime: bindings, taps, writes, theme."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
+from PySide6.QtGui import QFontDatabase
+
+from studio.preview import icons
+from studio.preview.nodes import (
+    ANY_KEY,
+    LazyAddresses,
+    NodeObject,
+    build_children,
+    build_tree,
+    same_shape,
+)
+from studio.preview.palette import Palette
+from studio.preview.scheme import Scheme, build_scheme
+from studio.preview.styles import children_fill, resolve_style
+from studio.runtime import Runtime
+from studio.spec.address import addresses as spec_addresses
+
+AssetResolver = Callable[[str], "str | Path | None"]
+
+
+class PreviewController(QObject):
+    """Owns the Runtime, the node tree and the theme of one preview; QML calls its slots."""
+
+    rootChanged = Signal()
+    themeChanged = Signal()
+    editModeChanged = Signal()
+    selectionChanged = Signal()
+    windowChanged = Signal()
+    deviceChanged = Signal()
+    nodeClicked = Signal(str)
+    platformRequested = Signal(object)
+    runtimeEvent = Signal(object)
+
+    def __init__(
+        self,
+        asset_resolver: AssetResolver | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._asset_resolver = asset_resolver
+        self._runtime: Runtime | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._root: NodeObject | None = None
+        self._appearance = "system"
+        self._scheme: Scheme = build_scheme({}, "system")
+        self._palette = Palette(self)
+        self._palette.set_colors(self._scheme.colors)
+        self._theme_rev = 0
+        self._edit_mode = False
+        self._selected = ""
+        self._highlighted: list[str] = []
+        self._device = (412.0, 915.0)
+        self._by_key: dict[str, set[NodeObject]] = defaultdict(set)
+        self._by_address: dict[str, list[NodeObject]] = defaultdict(list)
+        self._fonts: dict[str, str] = {}
+        self._last_sequence = -1
+        self._replacing = False
+        self._addresses: LazyAddresses | None = None
+        self.delegates_created = 0
+        self.created_addresses: list[str] = []
+
+    # -- spec lifecycle ---------------------------------------------------------------
+    @property
+    def runtime(self) -> Runtime | None:
+        return self._runtime
+
+    @property
+    def root_node(self) -> NodeObject | None:
+        return self._root
+
+    def set_spec(self, spec: dict[str, Any]) -> None:
+        """Show a new spec from scratch (new runtime state)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._runtime = Runtime(spec)
+        self._unsubscribe = self._runtime.subscribe(self._on_change)
+        self._skip_events()
+        self._rebuild_all(spec)
+
+    def apply_change(self, spec: dict[str, Any], changed_addresses: Iterable[str]) -> None:
+        """Re-show an edited spec in place (Runtime.replace: pager pages kept, the new spec's state
+        wins): nodes at `changed_addresses` are replaced (only their delegate subtrees rebuild),
+        any other node whose own fields differ is updated in place."""
+        if self._runtime is None or self._root is None:
+            self.set_spec(spec)
+            return
+        old_spec = self._runtime.spec
+        old_state = dict(self._runtime.state)
+        old_pages = dict(self._runtime.pages)
+        self._replacing = True
+        try:
+            self._runtime.replace(spec)
+        finally:
+            self._replacing = False
+        window_changed = old_spec.get("window") != spec.get("window")
+        theme_changed = old_spec.get("theme") != spec.get("theme")
+        changed = set(changed_addresses)
+        new_root = spec["root"]
+        if "root" in changed or not same_shape(self._root.node, new_root):
+            self._rebuild_all(spec)
+            return
+        self._addresses = None
+        self._sync(self._root, new_root, changed)
+        if theme_changed:
+            self._refresh_theme()
+        if window_changed:
+            self.windowChanged.emit()
+        # Only the bindings that read state or pages the re-show changed are re-evaluated.
+        state = self._runtime.state
+        keys = {k for k in set(old_state) | set(state) if old_state.get(k) != state.get(k)}
+        pages = self._runtime.pages
+        pagers = {p for p in set(old_pages) | set(pages) if old_pages.get(p) != pages.get(p)}
+        self._bump(keys, pagers)
+
+    def _sync(self, obj: NodeObject, node: dict[str, Any], changed: set[str]) -> None:
+        """Bring `obj` (and its subtree) up to `node`. Equal subtrees are skipped at C speed."""
+        if node is obj.node or node == obj.node:
+            return
+        if node.get("id") != obj.node.get("id") or (obj._address in changed and not obj._scope):
+            self._replace(obj, node)
+            return
+        obj.set_fields(node)
+        self._index(obj)
+        kids = obj.children_nodes
+        if node.get("repeat") is not None:
+            from studio.preview.nodes import child_entries
+
+            entries = child_entries(node, obj.path)
+            if len(entries) != len(kids) or any(
+                k.path in changed or not same_shape(k.node, c)
+                for k, (c, _, _) in zip(kids, entries, strict=False)
+            ):
+                self._replace(obj, node)
+                return
+            for kid, (child, _, _) in zip(kids, entries, strict=True):
+                self._sync(kid, child, changed)
+            return
+        children = (
+            [node["child"]] if isinstance(node.get("child"), dict) else node.get("children") or []
+        )
+        for kid, child in zip(kids, children, strict=True):
+            if same_shape(kid.node, child):
+                self._sync(kid, child, changed)
+            else:
+                self._replace(kid, child)
+
+    def _table(self) -> LazyAddresses:
+        """path -> address of the spec being applied, computed when an id needs it."""
+        if self._addresses is None:
+            self._addresses = LazyAddresses(self._runtime.spec if self._runtime else {})
+        return self._addresses
+
+    def _replace(self, obj: NodeObject, node: dict[str, Any]) -> None:
+        """A new subtree for `obj` (its delegate reloads); a node whose type or address changed
+        is rebuilt by its parent instead (addresses are fixed per object)."""
+        table = self._table()
+        address = obj.path if not node.get("id") else table.get(obj.path, obj.path)
+        if address != obj._address or node.get("type") != obj._type:
+            parent = obj.parent()
+            if isinstance(parent, NodeObject):
+                self._replace(parent, parent.node)
+                return
+            self._rebuild_all(self._runtime.spec if self._runtime else {"root": node})
+            return
+        for old in obj.walk():
+            self._unindex(old)
+        obj.node = node
+        obj.replace(node, build_children(obj, table))
+        for new in obj.walk():
+            self._index(new)
+
+    def _index(self, obj: NodeObject) -> None:
+        self._unindex(obj)
+        keys = set(obj.deps)
+        if obj._type == "pager":
+            keys.add("pager:" + str(obj.node.get("id", "")))
+        elif obj._type in ("tabBar", "bottomNav") and obj.node.get("pager"):
+            keys.add("pager:" + str(obj.node["pager"]))
+        if obj._pager and any("{page" in str(v) for v in obj._props.values()):
+            keys.add("pager:" + obj._pager)
+        obj.indexed_keys = frozenset(keys)
+        for key in keys:
+            self._by_key[key].add(obj)
+        entries = self._by_address[obj._address]
+        if obj not in entries:
+            entries.append(obj)
+
+    def _unindex(self, obj: NodeObject) -> None:
+        for key in obj.indexed_keys:
+            self._by_key[key].discard(obj)
+        obj.indexed_keys = frozenset()
+        entries = self._by_address.get(obj._address)
+        if entries and obj in entries:
+            entries.remove(obj)
+
+    def _rebuild_all(self, spec: dict[str, Any]) -> None:
+        old = self._root
+        self._scheme = build_scheme(spec, self._appearance)
+        self._palette.set_colors(self._scheme.colors)
+        self._root = build_tree(spec["root"], "root", spec_addresses(spec), parent=self)
+        self._reindex()
+        self._theme_rev += 1
+        self.themeChanged.emit()
+        self.windowChanged.emit()
+        self.rootChanged.emit()
+        if old is not None:
+            old.deleteLater()
+
+    def _reindex(self) -> None:
+        self._by_key.clear()
+        self._by_address.clear()
+        if self._root is None:
+            return
+        for obj in self._root.walk():
+            obj.indexed_keys = frozenset()
+            self._index(obj)
+
+    def reset_state(self) -> None:
+        if self._runtime is not None:
+            self._runtime.reset()
+            self._skip_events()
+            self._bump_all()
+
+    def _skip_events(self) -> None:
+        events = self._runtime.events if self._runtime is not None else []
+        self._last_sequence = max((int(e.sequence) for e in events), default=-1)
+
+    def _flush_events(self) -> None:
+        """Emit `runtimeEvent` for every runtime event not emitted yet, oldest first."""
+        if self._runtime is None:
+            return
+        for event in self._runtime.events:
+            if int(event.sequence) > self._last_sequence:
+                self._last_sequence = int(event.sequence)
+                self.runtimeEvent.emit(event)
+
+    def _bump_all(self) -> None:
+        if self._root is not None:
+            for obj in self._root.walk():
+                obj.bump()
+
+    def _on_change(self, change: Any) -> None:
+        if self._replacing:  # apply_change works out what the re-show changed itself
+            return
+        self._flush_events()
+        if change.spec or change.data:
+            self._bump_all()
+            return
+        self._bump(change.keys, change.pagers)
+
+    def _bump(self, keys: Iterable[str], pagers: Iterable[str]) -> None:
+        """Re-evaluate the nodes that read these state keys or pagers."""
+        keys, pagers = list(keys), list(pagers)
+        if not keys and not pagers:
+            return
+        touched: set[NodeObject] = set(self._by_key.get(ANY_KEY, ()))
+        for key in keys:
+            touched.update(self._by_key.get(key, ()))
+        for pager in pagers:
+            touched.update(self._by_key.get("pager:" + pager, ()))
+        for obj in touched:
+            obj.bump()
+
+    # -- theme / device / edit mode -----------------------------------------------------
+    def set_appearance(self, appearance: str) -> None:
+        self._appearance = appearance
+        self._refresh_theme()
+
+    def _refresh_theme(self) -> None:
+        spec = self._runtime.spec if self._runtime else {}
+        previous = self._scheme
+        self._scheme = build_scheme(spec, self._appearance)
+        if self._scheme == previous:
+            return
+        self._palette.set_colors(self._scheme.colors)
+        self._theme_rev += 1
+        self.themeChanged.emit()
+        self._bump_all()
+        if self._root is not None:
+            self._root.reload()
+
+    @property
+    def scheme(self) -> Scheme:
+        return self._scheme
+
+    def set_edit_mode(self, on: bool) -> None:
+        self._edit_mode = bool(on)
+        self.editModeChanged.emit()
+
+    def set_selected(self, address: str | None) -> None:
+        self._selected = address or ""
+        self.selectionChanged.emit()
+
+    def set_highlighted(self, addresses: Iterable[str]) -> None:
+        self._highlighted = list(addresses)
+        self.selectionChanged.emit()
+
+    def set_device_size(self, width: float, height: float) -> None:
+        self._device = (float(width), float(height))
+        self.deviceChanged.emit()
+
+    # -- properties for QML -----------------------------------------------------------------
+    def _get_root(self) -> QObject | None:
+        return self._root
+
+    def _get_theme_rev(self) -> int:
+        return self._theme_rev
+
+    def _get_colors(self) -> QObject:
+        palette: QObject = self._palette
+        return palette
+
+    def _get_dark(self) -> int:
+        return int(self._scheme.dark)
+
+    def _get_font_family(self) -> str:
+        return self._scheme.font_family
+
+    def _get_scale(self) -> float:
+        return self._scheme.scale
+
+    def _get_corners(self) -> list[float]:
+        return list(self._scheme.corners)
+
+    def _get_edit_mode(self) -> int:
+        return int(self._edit_mode)
+
+    def _get_selected(self) -> str:
+        return self._selected
+
+    def _get_highlighted(self) -> list[str]:
+        return list(self._highlighted)
+
+    def _get_window(self) -> dict[str, Any]:
+        spec = self._runtime.spec if self._runtime else {}
+        window = spec.get("window") or {}
+        placement = dict(window.get("placement") or {"type": "fullscreen"})
+        if "scrim" in placement:
+            placement["scrim"] = self._scheme.color(placement["scrim"])
+        placement["opacity"] = float(window.get("opacity", 100)) / 100.0
+        return placement
+
+    def _get_motion(self) -> int:
+        spec = self._runtime.spec if self._runtime else {}
+        return int(spec.get("motion") != "none")
+
+    def _get_device_width(self) -> float:
+        return self._device[0]
+
+    def _get_device_height(self) -> float:
+        return self._device[1]
+
+    def _get_icon_font(self) -> str:
+        return self._icon_family()
+
+    root = Property(QObject, _get_root, notify=rootChanged)
+    themeRev = Property(int, _get_theme_rev, notify=themeChanged)
+    colors = Property(QObject, _get_colors, constant=True)
+    dark = Property(int, _get_dark, notify=themeChanged)
+    fontFamily = Property(str, _get_font_family, notify=themeChanged)
+    typeScale = Property(float, _get_scale, notify=themeChanged)
+    corners = Property("QVariantList", _get_corners, notify=themeChanged)  # type: ignore[arg-type]
+    editMode = Property(int, _get_edit_mode, notify=editModeChanged)
+    selected = Property(str, _get_selected, notify=selectionChanged)
+    highlighted = Property("QVariantList", _get_highlighted, notify=selectionChanged)  # type: ignore[arg-type]
+    window = Property("QVariantMap", _get_window, notify=windowChanged)  # type: ignore[arg-type]
+    motion = Property(int, _get_motion, notify=windowChanged)
+    deviceWidth = Property(float, _get_device_width, notify=deviceChanged)
+    deviceHeight = Property(float, _get_device_height, notify=deviceChanged)
+    iconFont = Property(str, _get_icon_font, constant=True)
+
+    def icon_family(self) -> str:
+        """The family name of the Material Symbols font (loaded on first use)."""
+        return self._icon_family()
+
+    def _icon_family(self) -> str:
+        if "__icons__" not in self._fonts:
+            font_id = QFontDatabase.addApplicationFont(str(icons.font_path()))
+            families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+            self._fonts["__icons__"] = families[0] if families else ""
+        return self._fonts["__icons__"]
+
+    # -- bindings, called from QML --------------------------------------------------------
+    # Booleans cross into QML as ints (QML coerces them); written while chasing PySide6 6.12.0's
+    # bool/None refcount bugs on Python 3.11 (now excluded by the pin in pyproject.toml).
+    def _rt(self) -> Runtime:
+        assert self._runtime is not None
+        return self._runtime
+
+    @Slot(QObject, str, result=str)
+    def text(self, n: NodeObject, value: str) -> str:
+        if not value:
+            return value or ""
+        return self._rt().bind_text(value, n._scope or None, pager=n._pager or None)
+
+    @Slot(QObject, result=int)
+    def shown(self, n: NodeObject) -> int:
+        if "visibleWhen" not in n.node:
+            return 1
+        return int(self._rt().is_visible(n.node, n._scope or None))
+
+    @Slot(QObject, "QVariantMap", result="QVariantMap")
+    def style(self, n: NodeObject, inherited: dict[str, Any]) -> dict[str, Any]:
+        node = n.node
+        if "styleWhen" in node:
+            style = self._rt().effective_style(node, n._scope or None)
+        else:
+            style = node.get("style") or {}
+        out = resolve_style(style, self._scheme, inherited)
+        if n._type in ("row", "column", "card"):
+            out["kidsFillW"], out["kidsFillH"] = children_fill(n.children_nodes)
+        asset = out["text"].get("fontAsset")
+        if asset:
+            out["text"]["family"] = self._font_asset(asset)
+        return out
+
+    def _font_asset(self, asset_id: str) -> str:
+        if asset_id not in self._fonts:
+            path = self._asset_resolver(asset_id) if self._asset_resolver else None
+            family = ""
+            if path is not None and Path(path).is_file():
+                font_id = QFontDatabase.addApplicationFont(str(path))
+                families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+                family = families[0] if families else ""
+            self._fonts[asset_id] = family
+        return self._fonts[asset_id]
+
+    @Slot(QObject, str, result="QVariant")
+    def value(self, n: NodeObject, key: str) -> Any:
+        if not key:
+            return None
+        rt = self._rt()
+        return rt.value(rt.bind_key(key, n._scope or None) if "{" in key else key)
+
+    @Slot(QObject, str, "QVariant")
+    def setValue(self, n: NodeObject, key: str, value: Any) -> None:  # noqa: N802 (QML name)
+        if self._edit_mode or not key:
+            return
+        rt = self._rt()
+        concrete = rt.bind_key(key, n._scope or None) if "{" in key else key
+        current = rt.value(concrete)
+        if isinstance(current, bool):
+            value = bool(value)
+        elif isinstance(current, int) and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        elif isinstance(current, float) and isinstance(value, int | float):
+            value = float(value)
+        if isinstance(value, float) and not math.isfinite(value):
+            return
+        if current == value and type(current) is type(value):
+            return
+        rt.set_value(concrete, value)
+
+    @Slot(QObject, str)
+    def tap(self, n: NodeObject, part: str) -> None:
+        """Run the actions of a node (`part` "": its onTap; "confirm", "dismiss", "action",
+        "navigationIcon", "actions.<i>": a sub-part's onTap)."""
+        if self._edit_mode:
+            self.nodeClicked.emit(n._address)
+            return
+        actions = self._actions(n.node, part)
+        if actions:
+            self.run_actions(actions, n._scope or None)
+
+    def run_actions(self, actions: list[dict[str, Any]], scope: Mapping[str, Any] | None) -> None:
+        requests = self._rt().run_actions(actions, scope)
+        self._flush_events()
+        for request in requests:
+            self.platformRequested.emit(request)
+
+    @staticmethod
+    def _actions(node: Mapping[str, Any], part: str) -> list[dict[str, Any]]:
+        owner: Any = node
+        if part:
+            name, _, index = part.partition(".")
+            owner = node.get(name)
+            if index and isinstance(owner, list):
+                owner = owner[int(index)] if int(index) < len(owner) else None
+        actions = owner.get("onTap") if isinstance(owner, dict) else None
+        return list(actions) if isinstance(actions, list) else []
+
+    @Slot(QObject, result=int)
+    def isOpen(self, n: NodeObject) -> int:  # noqa: N802
+        return int(self._rt().is_open(n.node))
+
+    @Slot(QObject, str, bool)
+    def setOpen(self, n: NodeObject, reason: str, open_: bool) -> None:  # noqa: N802
+        """Close a dialog/sheet/snackbar the user dismissed (writes its openWhen key)."""
+        if self._edit_mode:
+            return
+        when = n.node.get("openWhen") or {}
+        key = when.get("key")
+        if isinstance(key, str):
+            target = when.get("equals") is True if open_ else when.get("equals") is not True
+            rt = self._rt()
+            if key in rt.state:
+                rt.set_value(key, target)
+
+    @Slot(QObject, str)
+    def closeOverlay(self, n: NodeObject, part: str) -> None:  # noqa: N802
+        """A dialog/snackbar/sheet button, scrim tap, swipe or timeout: run the part's actions
+        (confirm, dismiss, action), then close the overlay if they left it open."""
+        if self._edit_mode:
+            self.nodeClicked.emit(n._address)
+            return
+        actions = self._actions(n.node, part) if part in ("confirm", "dismiss", "action") else []
+        if actions:
+            self.run_actions(actions, n._scope or None)
+        if self._rt().is_open(n.node):
+            self.setOpen(n, part, False)
+
+    @Slot(str, result=int)
+    def page(self, pager: str) -> int:
+        return int(self._rt().pages.get(pager, 0)) if pager else 0
+
+    @Slot(str, int)
+    def setPage(self, pager: str, page: int) -> None:  # noqa: N802
+        if self._edit_mode or not pager:
+            return
+        rt = self._rt()
+        if int(rt.pages.get(pager, 0)) != page:
+            rt.set_page(pager, page)
+
+    @Slot("QVariant", result=str)
+    def color(self, value: Any) -> str:
+        return self._scheme.color(value)
+
+    @Slot(str, result=str)
+    def glyph(self, name: str) -> str:
+        return icons.glyph(name) if name else ""
+
+    @Slot("QVariant", result=str)
+    def asset(self, value: Any) -> str:
+        """A file URL for an image asset id (or `{light, dark}` pair); "" when missing."""
+        if isinstance(value, dict):
+            value = value.get("dark" if self._scheme.dark else "light")
+        if not isinstance(value, str) or self._asset_resolver is None:
+            return ""
+        path = self._asset_resolver(value)
+        if path is None or not Path(path).is_file():
+            return ""
+        return QUrl.fromLocalFile(str(path)).toString()
+
+    @Slot(str, result="QVariantMap")
+    def typeRole(self, role: str) -> dict[str, float]:  # noqa: N802
+        return self._scheme.type_role(role)
+
+    @Slot(str)
+    def pick(self, address: str) -> None:
+        """Edit mode: the user clicked the node at `address`."""
+        self.nodeClicked.emit(address)
+
+    @Slot(QObject)
+    def created(self, n: NodeObject) -> None:
+        self.delegates_created += 1
+
+    def nodes_at(self, address: str) -> list[NodeObject]:
+        return list(self._by_address.get(address, ()))

@@ -1,0 +1,155 @@
+"""Headless rendering of a spec's first screen to an image (in this process, current platform).
+
+Also the entry point of the child process `render` starts under Xvfb:
+`python -m studio.preview.render SPEC.json OUT.png --theme T --width W --height H [--assets DIR]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, QSize, QTimer, QUrl
+from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtQuick import QQuickItem, QQuickView
+
+from studio.preview.assets import directory_resolver
+from studio.preview.controller import AssetResolver, PreviewController
+from studio.preview.inspect import visible_nodes
+from studio.preview.scene import configure_engine, prepare_quick, qml_url
+
+
+class SceneError(RuntimeError):
+    """The QML scene failed to load (its first error)."""
+
+
+class HeadlessScene:
+    """A preview scene in a top-level QQuickView without the phone frame (for renders/tests)."""
+
+    def __init__(
+        self,
+        width: int = 412,
+        height: int = 915,
+        appearance: str = "light",
+        asset_resolver: AssetResolver | None = None,
+    ) -> None:
+        self.controller = PreviewController(asset_resolver)
+        self.controller.set_device_size(width, height)
+        self.controller.set_appearance(appearance)
+        self.view = QQuickView()
+        configure_engine(self.view.engine())
+        self.view.rootContext().setContextProperty("preview", self.controller)
+        self.view.setInitialProperties({"showFrame": False})
+        self.view.setResizeMode(QQuickView.ResizeMode.SizeRootObjectToView)
+        self.view.resize(QSize(width, height))
+        self._size = QSize(width, height)
+        self._loaded = False
+
+    def show(self, spec: dict[str, Any]) -> None:
+        self.controller.set_spec(spec)
+        if not self._loaded:
+            self.view.setSource(qml_url())
+            errors = self.view.errors()
+            if errors:
+                raise SceneError(errors[0].toString())
+            self._loaded = True
+            self.view.resize(self._size)
+            self.view.show()
+        settle()
+
+    def grab(self) -> QImage:
+        settle()
+        return self.view.grabWindow()
+
+    def screen_item(self) -> QQuickItem:
+        root = self.view.rootObject()
+        screen = root.findChild(QQuickItem, "screen") if root is not None else None
+        if not isinstance(screen, QQuickItem):
+            raise RuntimeError("preview scene has no screen item")
+        return screen
+
+    def visible_summary(self, *, on_screen_only: bool = True) -> list[dict[str, Any]]:
+        """What the scene shows: [{address, type, text, bounds}] (see `inspect.visible_nodes`)."""
+        return visible_nodes(
+            self.screen_item(), self.controller.icon_family(), on_screen_only=on_screen_only
+        )
+
+    def close(self) -> None:
+        """Tear down the view before the controller it reads."""
+        self.view.close()
+        self.view.setSource(QUrl())
+        self.view.deleteLater()
+        QCoreApplication.sendPostedEvents(None, 0)
+        self.controller.deleteLater()
+        QCoreApplication.sendPostedEvents(None, 0)
+
+
+def settle(rounds: int = 3) -> None:
+    """Let bindings, layouts and image loads finish (a few event-loop passes)."""
+    for _ in range(rounds):
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+    loop = QEventLoop()
+    QTimer.singleShot(0, loop.quit)
+    loop.exec()
+
+
+def render_spec(
+    spec: dict[str, Any],
+    out: Path,
+    *,
+    appearance: str = "light",
+    width: int = 412,
+    height: int = 915,
+    asset_dir: Path | None = None,
+) -> None:
+    """Render the spec's first screen (valid, components expanded) and save it as PNG."""
+    resolver = directory_resolver(asset_dir) if asset_dir is not None else None
+    scene = HeadlessScene(width, height, appearance, resolver)
+    try:
+        scene.show(spec)
+        image = scene.grab()
+        if image.isNull():
+            raise SceneError("the scene produced no image")
+        from studio.preview.files import save_image_atomic
+
+        save_image_atomic(image, out)
+    finally:
+        scene.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The child-process entry: render an already validated and expanded spec file."""
+    parser = argparse.ArgumentParser(prog="studio.preview.render")
+    parser.add_argument("spec", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--theme", default="light")
+    parser.add_argument("--width", type=int, default=412)
+    parser.add_argument("--height", type=int, default=915)
+    parser.add_argument("--assets", type=Path, default=None)
+    parser.add_argument("--software", action="store_true")
+    args = parser.parse_args(argv)
+    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
+    prepare_quick(True if args.software else None)
+    spec = json.loads(args.spec.read_text(encoding="utf-8"))
+    try:
+        render_spec(
+            spec,
+            args.out,
+            appearance=args.theme,
+            width=args.width,
+            height=args.height,
+            asset_dir=args.assets,
+        )
+    except (SceneError, OSError) as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        del app
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

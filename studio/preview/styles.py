@@ -1,0 +1,211 @@
+"""An effective node style resolved for QML: dimensions, colours, corners and text (no Qt).
+
+Colours come out as `#AARRGGBB` strings ("" for unset), sizes in dp (-1 for unset), so QML
+bindings only read plain values. Text fields inherit from the enclosing node (`inherited`),
+the way content colour and text style flow down in Compose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from studio.preview.scheme import Scheme
+
+#: Text fields that flow from a container to the text inside it.
+INHERITED_TEXT = (
+    "color",
+    "size",
+    "weight",
+    "align",
+    "family",
+    "italic",
+    "lineHeight",
+    "letterSpacing",
+)
+_FONT_FAMILIES = {
+    "default": "",
+    "sansSerif": "sans-serif",
+    "serif": "serif",
+    "monospace": "monospace",
+}
+
+
+def _dimension(value: Any) -> tuple[float, bool]:
+    """(dp or -1, fill)."""
+    if value == "fill":
+        return -1.0, True
+    if isinstance(value, dict) and isinstance(value.get("dp"), int | float):
+        return float(value["dp"]), False
+    return -1.0, False
+
+
+def _num(style: Mapping[str, Any], key: str, default: float = -1.0) -> float:
+    value = style.get(key)
+    return (
+        float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+    )
+
+
+def _alignment(value: Any) -> tuple[str, str]:
+    """(horizontal, vertical) of one of the 9 alignments, each start|center|end ("" if unset)."""
+    if not isinstance(value, str):
+        return "", ""
+    lower = value.lower()
+    vertical = (
+        "start" if lower.startswith("top") else "end" if lower.startswith("bottom") else "center"
+    )
+    horizontal = (
+        "start" if lower.endswith("start") else "end" if lower.endswith("end") else "center"
+    )
+    return horizontal, vertical
+
+
+def resolve_style(
+    style: Mapping[str, Any], scheme: Scheme, inherited: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The QML-facing dictionary of one node's effective style."""
+    width, fill_w = _dimension(style.get("width"))
+    height, fill_h = _dimension(style.get("height"))
+    padding = style.get("padding") or {}
+    border = style.get("border") or {}
+    halign, valign = _alignment(style.get("alignment"))
+    offset = style.get("offset") or {}
+    out: dict[str, Any] = {
+        "w": width,
+        "fillW": fill_w,
+        "wrapW": style.get("width") == "wrap",
+        "h": height,
+        "fillH": fill_h,
+        "wrapH": style.get("height") == "wrap",
+        "weight": _num(style, "weight", 0.0),
+        "minW": _num(style, "minWidth"),
+        "maxW": _num(style, "maxWidth"),
+        "minH": _num(style, "minHeight"),
+        "maxH": _num(style, "maxHeight"),
+        "pt": float(padding.get("top", 0)),
+        "pb": float(padding.get("bottom", 0)),
+        "ps": float(padding.get("start", 0)),
+        "pe": float(padding.get("end", 0)),
+        "bg": scheme.color(style["background"]) if "background" in style else "",
+        "bw": float(border.get("width", 0)) if border else 0.0,
+        "bc": scheme.color(border.get("color"), "#00000000") if border else "",
+        "radius": scheme.corner(style.get("cornerRadius"), 0.0),
+        "hasRadius": "cornerRadius" in style,
+        **_corners(style.get("cornerRadius")),
+        "elevation": _num(style, "elevation", 0.0),
+        "shadow": scheme.color(style.get("shadowColor"), "#40000000")
+        if "shadowColor" in style
+        else "#40000000",
+        "grad": _gradient(style.get("gradient"), scheme),
+        "aspect": _num(style, "aspectRatio", 0.0),
+        "ox": float(offset.get("x", 0)),
+        "oy": float(offset.get("y", 0)),
+        "alpha": _num(style, "alpha", 1.0),
+        "pressScale": _num(style, "pressScale", 1.0),
+        "halign": halign,
+        "valign": valign,
+        "arrangement": str(style.get("arrangement", "")),
+        "spacing": _num(style, "spacing", 0.0),
+        "maxLines": int(_num(style, "maxLines", 0)),
+        "overflow": str(style.get("overflow", "ellipsis")),
+        "decoration": str(style.get("textDecoration", "none")),
+        "text": _text(style, scheme, inherited or {}),
+    }
+    return out
+
+
+def _corners(value: Any) -> dict[str, float]:
+    """Per-corner radii (-1: use the uniform radius)."""
+    if not isinstance(value, dict):
+        return {"rTL": -1.0, "rTR": -1.0, "rBR": -1.0, "rBL": -1.0}
+    return {
+        "rTL": float(value.get("topStart", 0)),
+        "rTR": float(value.get("topEnd", 0)),
+        "rBR": float(value.get("bottomEnd", 0)),
+        "rBL": float(value.get("bottomStart", 0)),
+    }
+
+
+def _gradient(value: Any, scheme: Scheme) -> dict[str, Any] | None:
+    if not isinstance(value, dict) or not isinstance(value.get("stops"), list):
+        return None
+    stops = value["stops"]
+    count = len(stops)
+    out = []
+    for i, stop in enumerate(stops):
+        position = stop.get("position")
+        if not isinstance(position, int | float):
+            position = i / (count - 1) if count > 1 else 0.0
+        out.append({"color": scheme.color(stop.get("color")), "position": float(position)})
+    return {
+        "type": value.get("type", "linear"),
+        "angle": float(value.get("angle", 0)),
+        "stops": out,
+    }
+
+
+def _text(style: Mapping[str, Any], scheme: Scheme, inherited: Mapping[str, Any]) -> dict[str, Any]:
+    text = {k: inherited[k] for k in INHERITED_TEXT if k in inherited}
+    role = style.get("textStyle")
+    if isinstance(role, str):
+        values = scheme.type_role(role)
+        text.update(
+            size=values["size"],
+            weight=values["weight"],
+            lineHeight=values["lineHeight"],
+            letterSpacing=values["letterSpacing"],
+        )
+    if "color" in style:
+        text["color"] = scheme.color(style["color"])
+    if isinstance(style.get("textSize"), int | float):
+        text["size"] = float(style["textSize"]) * scheme.scale
+    if isinstance(style.get("fontWeight"), int):
+        text["weight"] = style["fontWeight"]
+    if isinstance(style.get("textAlign"), str):
+        text["align"] = style["textAlign"]
+    if isinstance(style.get("lineHeight"), int | float):
+        text["lineHeight"] = float(style["lineHeight"]) * scheme.scale
+    if isinstance(style.get("letterSpacing"), int | float):
+        text["letterSpacing"] = float(style["letterSpacing"])
+    if style.get("fontStyle") in ("normal", "italic"):
+        text["italic"] = style["fontStyle"] == "italic"
+    family = style.get("fontFamily")
+    if isinstance(family, str):
+        text["family"] = _FONT_FAMILIES.get(family, "")
+    elif isinstance(family, dict):
+        text["fontAsset"] = str(family.get("asset", ""))
+    return text
+
+
+#: Node types that fill their parent's width (or height) unless their style says otherwise.
+_DEFAULT_FILL_W = frozenset({"listItem", "slider", "topAppBar", "tabBar", "bottomNav", "pager"})
+
+
+def _fills(node: Mapping[str, Any]) -> tuple[bool, bool]:
+    style = node.get("style") or {}
+    kind = node.get("type")
+    horizontal_scroll = kind == "scroll" and node.get("axis") == "horizontal"
+    vertical_divider = kind == "divider" and node.get("orientation") == "vertical"
+    default_w = (
+        kind in _DEFAULT_FILL_W
+        or horizontal_scroll
+        or (kind == "divider" and not vertical_divider)
+        or (kind == "progress" and node.get("variant") != "circular")
+    )
+    default_h = (kind == "scroll" and not horizontal_scroll) or vertical_divider
+    width, height = style.get("width"), style.get("height")
+    weighted = isinstance(style.get("weight"), int | float)
+    fill_w = width == "fill" or weighted or (width is None and default_w)
+    fill_h = height == "fill" or weighted or (height is None and default_h)
+    return fill_w, fill_h
+
+
+def children_fill(kids: Iterable[Any]) -> tuple[bool, bool]:
+    """Whether any child of a row/column fills its width / height (the layout then spans the
+    whole container instead of following its content)."""
+    any_w = any_h = False
+    for kid in kids:
+        fill_w, fill_h = _fills(kid.node)
+        any_w, any_h = any_w or fill_w, any_h or fill_h
+    return any_w, any_h

@@ -1,0 +1,55 @@
+"""Fixtures of the preview tests: the Qt Quick set-up, a headless scene and the preview widget."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "build" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def quick(qapp: Any) -> Any:
+    """Qt Quick ready: Material style, software scene graph on the offscreen platform."""
+    from studio.preview.scene import prepare_quick
+
+    prepare_quick()
+    return qapp
+
+
+@pytest.fixture
+def scene(quick: Any) -> Iterator[Any]:
+    """A frameless 412x915 preview scene (light), closed after the test."""
+    from studio.preview.render import HeadlessScene
+
+    made = HeadlessScene(412, 915, "light")
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def preview(quick: Any, qtbot: Any) -> Iterator[Any]:
+    """The PreviewWidget the studio embeds, shown at 412x915 without the phone frame scaling."""
+    from studio.preview.widget import PreviewWidget
+
+    widget = PreviewWidget(show_frame=False)
+    widget.resize(412, 915)
+    qtbot.addWidget(widget)
+    widget.show()
+    qtbot.waitExposed(widget)
+    yield widget
+    widget.close()
+
+
+def load_spec(path: Path) -> dict[str, Any]:
+    """A corpus spec, components expanded (what the preview is given)."""
+    from studio.spec import expand
+
+    spec = expand(json.loads(path.read_text(encoding="utf-8")))
+    assert isinstance(spec, dict)
+    return spec

@@ -1,0 +1,77 @@
+"""`proto-studio render`: a PNG of the first screen, or a one-line error and exit 1/2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QImage
+
+from studio.cli import main
+from tests.conftest import _conformance_root
+from tests.preview.helpers import pixels
+
+SPEC = {
+    "id": "r",
+    "window": {"placement": {"type": "fullscreen"}},
+    "root": {"type": "column", "children": [{"type": "button", "label": "Go"}]},
+}
+
+
+def _write(tmp_path: Path, spec: Any, name: str = "spec.json") -> Path:
+    path = tmp_path / name
+    path.write_text(spec if isinstance(spec, str) else json.dumps(spec), encoding="utf-8")
+    return path
+
+
+def test_software_render_writes_the_png(quick: Any, tmp_path: Path) -> None:
+    spec = _write(tmp_path, SPEC)
+    out = tmp_path / "deep" / "shot.png"
+    code = main(["render", str(spec), "--out", str(out), "--backend", "software",
+                 "--width", "360", "--height", "800"])  # fmt: skip
+    assert code == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (360, 800)
+    dark_out = tmp_path / "dark.png"
+    assert main(["render", str(spec), "--out", str(dark_out), "--backend", "software",
+                 "--theme", "dark"]) == 0  # fmt: skip
+    light_px = pixels(image)[700, 10].astype(int).sum()
+    dark_px = pixels(QImage(str(dark_out)))[700, 10].astype(int).sum()
+    assert dark_px < light_px - 300  # dark background
+
+
+def test_components_are_expanded_before_rendering(quick: Any, tmp_path: Path) -> None:
+    gallery = _conformance_root() / "fixtures" / "prototype-spec" / "components" / "gallery.json"
+    if not gallery.is_file():
+        gallery = (
+            _conformance_root() / "fixtures" / "overlay-spec" / "valid" / "component-gallery.json"
+        )
+    out = tmp_path / "g.png"
+    assert main(["render", str(gallery), "--out", str(out), "--backend", "software"]) == 0
+    assert QImage(str(out)).width() == 412
+
+
+def test_invalid_spec_is_one_line_error_exit_1(
+    quick: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = dict(SPEC, root={"type": "button"})
+    spec = _write(tmp_path, bad)
+    out = tmp_path / "x.png"
+    assert main(["render", str(spec), "--out", str(out), "--backend", "software"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "root.label" in err and str(spec) in err
+    assert not out.exists()
+
+
+def test_bad_json_exit_1_and_missing_file_exit_2(
+    quick: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "x.png"
+    assert main(["render", str(_write(tmp_path, "{nope")), "--out", str(out)]) == 1
+    assert "Invalid JSON" in capsys.readouterr().err
+    assert main(["render", str(tmp_path / "missing.json"), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "missing.json" in err
+    assert main(["render", str(_write(tmp_path, SPEC)), "--out", str(out), "--width", "0"]) == 2

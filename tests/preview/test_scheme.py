@@ -1,0 +1,46 @@
+"""Theme resolution: seed -> Material 3 scheme, role overrides per mode, mode order, tokens."""
+
+from __future__ import annotations
+
+from studio.preview.icons import codepoints, glyph
+from studio.preview.scheme import ROLES, build_scheme, resolve_mode, seed_scheme
+
+
+def test_seed_gives_all_36_roles_in_both_modes() -> None:
+    light, dark = seed_scheme("#6750A4", False), seed_scheme("#6750A4", True)
+    assert set(light) == set(ROLES) == set(dark) and len(ROLES) == 36
+    assert light["primary"] == "#65558F" and dark["primary"] == "#CFBDFE"  # tonal spot, tone 40/80
+    assert seed_scheme("#006E1C", False)["primary"] != light["primary"]
+
+
+def test_role_overrides_flat_then_per_mode() -> None:
+    spec = {"theme": {"colors": {"seed": "#6750A4", "primary": "#B3261E",
+                                 "dark": {"primary": "#F2B8B5"}}}}  # fmt: skip
+    assert build_scheme(spec, "light").color("primary") == "#B3261E"
+    assert build_scheme(spec, "dark").color("primary") == "#F2B8B5"
+    scheme = build_scheme(spec, "dark")
+    assert scheme.color({"light": "#FFFFFF", "dark": "surface"}) == scheme.colors["surface"]
+    assert scheme.color("scrim") == "#66000000"  # the scrim role is drawn at 0.4 alpha
+
+
+def test_mode_resolution_order() -> None:
+    assert resolve_mode({"theme": {"mode": "light"}}, "dark") is False
+    assert resolve_mode({"theme": {"colors": {"surface": "#101010"}}}, "light") is True
+    assert resolve_mode({"root": {"type": "box", "style": {"background": "#FF121212"}}}, "light")
+    assert resolve_mode({"root": {"type": "box"}}, "dark") is True
+    assert resolve_mode({"root": {"type": "box"}}, "system") is False
+
+
+def test_typography_and_shapes() -> None:
+    scheme = build_scheme({"theme": {"typography": {"scale": 1.25, "fontFamily": "serif"},
+                                     "shapes": {"corner": "large"}}})  # fmt: skip
+    assert scheme.type_role("bodyLarge")["size"] == 20 and scheme.font_family == "serif"
+    assert scheme.corners == (12, 16, 28)
+    assert scheme.corner("extraLarge") == 28 and scheme.corner(6) == 6
+
+
+def test_icons_by_name_with_fallbacks() -> None:
+    table = codepoints()
+    assert glyph("home") == table["home"]
+    assert glyph("favorite_border") == table["favorite"]  # renamed in Material Symbols
+    assert glyph("definitely_not_an_icon") == table["check_box_outline_blank"]
