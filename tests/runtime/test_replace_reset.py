@@ -63,12 +63,16 @@ def test_replace_types_writes_by_the_new_spec(make_runtime: Make) -> None:
     assert rt.state["name"] == 5
 
 
-def test_replace_does_not_keep_a_reference_to_the_callers_spec(make_runtime: Make) -> None:
+def test_interactions_never_write_into_the_callers_spec(make_runtime: Make) -> None:
+    """Specs are values shared with the caller (no copy per edit): the runtime's state lives
+    apart from them, so typing and replacing leave the caller's spec exactly as it was."""
     spec = load_spec("controls")
+    before = copy.deepcopy(spec)
     rt = make_runtime(copy.deepcopy(spec))
     rt.replace(spec)
-    spec["state"]["name"] = "mutated afterwards"
-    assert rt.state["name"] == ""
+    rt.set_value("name", "typed")
+    assert rt.state["name"] == "typed"
+    assert spec == before
     assert rt.spec["state"]["name"] == ""
 
 
