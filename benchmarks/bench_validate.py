@@ -1,8 +1,9 @@
 """Benchmark: validating the largest spec the limits allow, against `json.loads` of its bytes.
 
 Run on demand: `.venv/bin/python benchmarks/bench_validate.py`. Prints the median times and
-the ratios (the requirement: a full validation costs at most 3x `json.loads` of the same bytes;
-an incremental one-node replace is a small fraction of a full validation).
+the median ratios with their quartiles (the requirement: a full validation costs at most 3x
+`json.loads` of the same bytes; an incremental one-node replace is a small fraction of a full
+validation). Timings come in back-to-back pairs so that a loaded machine skews both sides.
 """
 
 from __future__ import annotations
@@ -101,31 +102,42 @@ def largest_spec() -> dict[str, Any]:
     return spec
 
 
-def median_time(fn: Callable[[], object], runs: int = 15) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def paired_ratio(
-    fn: Callable[[], object], base: Callable[[], object], runs: int = 21
-) -> tuple[float, float, float]:
-    """(median time of fn, of base, median of per-pair ratios): each pair runs back to back, so
-    load from other processes affects both sides of a ratio alike."""
+    fn: Callable[[], object], base: Callable[[], object], runs: int = 61
+) -> tuple[float, float, float, float, float]:
+    """(median time of fn, of base, median of per-pair ratios, its lower and upper quartile).
+    Each pair runs back to back (alternating which goes first), so load from other processes
+    and cache warmth affect both sides of a ratio alike; one unmeasured pair warms up first."""
+    fn()
+    base()
     fn_times, base_times, ratios = [], [], []
-    for _ in range(runs):
-        start = time.perf_counter()
-        base()
-        middle = time.perf_counter()
-        fn()
-        end = time.perf_counter()
-        base_times.append(middle - start)
-        fn_times.append(end - middle)
-        ratios.append((end - middle) / (middle - start))
-    return statistics.median(fn_times), statistics.median(base_times), statistics.median(ratios)
+    clock = time.perf_counter
+    for run in range(runs):
+        if run % 2:
+            start = clock()
+            fn()
+            middle = clock()
+            base()
+            end = clock()
+            fn_time, base_time = middle - start, end - middle
+        else:
+            start = clock()
+            base()
+            middle = clock()
+            fn()
+            end = clock()
+            base_time, fn_time = middle - start, end - middle
+        fn_times.append(fn_time)
+        base_times.append(base_time)
+        ratios.append(fn_time / base_time)
+    low, _, high = statistics.quantiles(ratios, n=4)
+    return (
+        statistics.median(fn_times),
+        statistics.median(base_times),
+        statistics.median(ratios),
+        low,
+        high,
+    )
 
 
 def main() -> int:
@@ -139,24 +151,33 @@ def main() -> int:
     print(f"spec: {nodes} nodes, {len(text):,} bytes")
 
     parsed = json.loads(text)
-    full_bytes, loads, ratio_bytes = paired_ratio(lambda: validate(text), lambda: json.loads(text))
-    full_dict, _, ratio_dict = paired_ratio(lambda: validate(parsed), lambda: json.loads(text))
+    full_bytes, loads, *bytes_ratio = paired_ratio(lambda: validate(text), lambda: json.loads(text))
+    full_dict, _, *dict_ratio = paired_ratio(lambda: validate(parsed), lambda: json.loads(text))
     print(f"json.loads(bytes)    {loads * 1e3:8.2f} ms")
-    print(f"validate(bytes)      {full_bytes * 1e3:8.2f} ms   ratio {ratio_bytes:5.2f}x json.loads")
-    print(f"validate(dict)       {full_dict * 1e3:8.2f} ms   ratio {ratio_dict:5.2f}x json.loads")
+    print(
+        f"validate(bytes)      {full_bytes * 1e3:8.2f} ms   ratio {_ratio(bytes_ratio)} json.loads"
+    )
+    print(f"validate(dict)       {full_dict * 1e3:8.2f} ms   ratio {_ratio(dict_ratio)} json.loads")
 
     cached = CachedValidation(parsed)
     assert cached.result.ok and cached.incremental
     address = "root.children[100].children[2]"
     new_node = {"type": "button", "label": "Replaced", "onTap": [{"type": "toggle", "key": "on"}]}
     assert cached.replace(address, new_node).ok
-    incremental, full, ratio = paired_ratio(
+    incremental, _, *replace_ratio = paired_ratio(
         lambda: cached.replace(address, new_node), lambda: validate(parsed)
     )
     print(
-        f"replace one node     {incremental * 1e3:8.3f} ms   ratio {ratio:6.4f}x a full validate(dict)"
+        f"replace one node     {incremental * 1e3:8.3f} ms   "
+        f"ratio {_ratio(replace_ratio, '.4f')} a full validate(dict)"
     )
     return 0
+
+
+def _ratio(ratio: list[float], spec: str = "5.2f") -> str:
+    """`median x (quartiles low-high)`."""
+    middle, low, high = ratio
+    return f"{middle:{spec}}x (quartiles {low:{spec}}-{high:{spec}})"
 
 
 def _nodes(node: dict[str, Any]) -> Any:

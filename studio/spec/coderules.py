@@ -466,6 +466,8 @@ def state_type_errors(
     a templated key is checked once per repeat item (message suffixed `(repeat item i)`)."""
     state = spec.get("state")
     state = state if isinstance(state, dict) else {}
+    if spec_layout is None and not _any_state_error(ctx, state):
+        return None  # the common case, decided in one pass; the ordered search finds the first
     node_scopes = spec_layout.node_scopes if spec_layout is not None else None
     action_scopes = None
     if spec_layout is not None:
@@ -487,6 +489,30 @@ def state_type_errors(
             if error is not None:
                 return _placed(error, where("action", index), item)
     return None
+
+
+def _any_state_error(ctx: Ctx, state: Raw) -> bool:
+    """Whether any node or action (without repeat bindings) breaks a state-typing rule: one
+    pass, one rule per node type (the three node rules apply to disjoint types)."""
+    nodes = ctx.nodes
+    rules = NODE_RULES
+    for index in ctx.marked:
+        node = nodes[index]
+        kind = node.get("type")
+        rule = rules.get(kind)  # type: ignore[arg-type]
+        if rule is not None:
+            if rule(node, "\0", _stored(state, node.get("stateKey")), state) is not None:
+                return True
+        elif kind == "listItem":
+            if list_item_error(node, "\0", state) is not None:
+                return True
+        elif kind in _MODALS and sheet_error(node, "\0", state) is not None:
+            return True
+    typed = TYPED_ACTIONS
+    for action in ctx.actions:
+        if action.get("type") in typed and action_error(action, "\0", state) is not None:
+            return True
+    return False
 
 
 def _placed(error: Failure, path: str, item: int | None) -> Failure:

@@ -6,6 +6,9 @@ choice candidates picked by JSON type, tagged unions by `type`, node/image/depth
 condition counters. Paths are built only when an error unwinds (`Err.segments`), so a valid
 spec never pays for path strings. Hand-written instead of a JSON Schema engine because a
 generic interpreter is several times too slow and reports other errors than AutoMobile.
+
+This is the exact pass, run when there is an error to report; whether there is one at all is
+decided first by the quick pass that `studio.spec.quickpass` generates from the same table.
 """
 
 from __future__ import annotations
@@ -29,10 +32,6 @@ class Err:
     def __init__(self, message: str, segments: list[str | int] | None = None) -> None:
         self.message = message
         self.segments: list[str | int] = segments if segments is not None else []
-
-
-#: What the quick pass returns for any error (the exact pass finds which one is first).
-ANY_ERROR = Err("(quick pass)")
 
 
 class UseNode(Exception):
@@ -132,9 +131,8 @@ def is_scalar(value: object) -> bool:
 class Compiler:
     """Builds one closure per rule; named references are resolved once, lazily."""
 
-    def __init__(self, table: dict[str, R.Rule], *, ordered: bool = True) -> None:
+    def __init__(self, table: dict[str, R.Rule]) -> None:
         self.table = table
-        self.ordered = ordered
         self.named: dict[str, Check] = {}
 
     def named_check(self, name: str) -> Check:
@@ -248,77 +246,9 @@ class Compiler:
 
         rule = self.table["node"]
         assert isinstance(rule, R.Tagged)
-        if not self.ordered:
-            return self.quick_node_ref(rule)
         self.named["@node"] = node
         for kind, variant in rule.variants.items():
             variants[kind] = self.obj(variant)
-        return node
-
-    def quick_node_ref(self, rule: R.Tagged) -> Check:
-        """The quick pass's node check: the variant's field loop inlined (one call per node)."""
-        tables: dict[str, tuple[Callable[[str], Any], frozenset[str], Any]] = {}
-        marked = MARKED_NODES
-        isfinite = math.isfinite
-        low, high = -_MAX_FLOAT, _MAX_FLOAT
-
-        def node(value: Any, ctx: Ctx, depth: int) -> Err | None:
-            if not isinstance(value, dict):
-                return ANY_ERROR
-            nodes = ctx.nodes
-            nodes.append(value)
-            if len(nodes) > R.MAX_NODES or depth >= R.MAX_DEPTH:
-                return ANY_ERROR
-            kind = value.get("type")
-            if kind == "image":
-                ctx.images += max(1, slot_uses(value.get("asset")))
-                if ctx.images > R.MAX_IMAGES:
-                    return ANY_ERROR
-            table = tables.get(kind) if type(kind) is str else None
-            if table is None:
-                if kind == "use":
-                    raise UseNode
-                return ANY_ERROR
-            if kind in marked:
-                ctx.marked.append(len(nodes) - 1)
-            elif "repeat" in value:
-                ctx.repeats += 1
-            lookup, required, constraint = table
-            if not value.keys() >= required:
-                return ANY_ERROR
-            depth += 1
-            try:
-                for key, item in value.items():
-                    entry = lookup(key)
-                    if entry.__class__ is frozenset:
-                        if item not in entry or type(item) is not str:
-                            return ANY_ERROR
-                    elif entry is _STRING:
-                        if type(item) is not str or not item:
-                            return ANY_ERROR
-                    elif entry.__class__ is not tuple:
-                        if entry is None or entry(item, ctx, depth) is not None:
-                            return ANY_ERROR
-                    elif entry is _ANY_STRING:
-                        if type(item) is not str:
-                            return ANY_ERROR
-                    elif entry is _BOOL:
-                        if type(item) is not bool:
-                            return ANY_ERROR
-                    elif type(item) is float:
-                        if not isfinite(item):
-                            return ANY_ERROR
-                    elif type(item) is not int or not low <= item <= high:
-                        return ANY_ERROR
-            except TypeError:  # an unhashable value tested against an enum
-                return ANY_ERROR
-            return constraint(value) if constraint is not None else None
-
-        self.named["@node"] = node
-        for kind, variant in rule.variants.items():
-            codes = {key: _code(f.rule, self.compile(f.rule)) for key, f in variant.fields.items()}
-            required = frozenset(k for k, f in variant.fields.items() if not f.optional)
-            tables[kind] = (codes.get, required, _constraint(variant))
         return node
 
     # -- structures ---------------------------------------------------------------------------
@@ -329,9 +259,6 @@ class Compiler:
         declared = frozenset(checks)
         required = frozenset(k for k, f in rule.fields.items() if not f.optional)
         constraint = _constraint(rule)
-        if not self.ordered:
-            codes = {key: _code(f.rule, checks[key]) for key, f in rule.fields.items()}
-            return _unordered_obj(codes, required, constraint)
 
         def check(value: Any, ctx: Ctx, depth: int) -> Err | None:
             if not isinstance(value, dict):
@@ -444,46 +371,14 @@ class Compiler:
                 out.append(option)
         return out
 
-    def string_predicate(
-        self, compiled: list[tuple[R.Rule, Check]]
-    ) -> Callable[[str], bool] | None:
-        """For the quick pass: one test of a string against every string option, when they are
-        all enums, colours or plain strings (`colorValue`: a role name or a hex colour)."""
-        values: set[str] = set()
-        color = plain = False
-        for option, _ in compiled:
-            rule = self.table[option.name] if isinstance(option, R.Ref) else option
-            if isinstance(rule, R.Obj | R.Num):
-                continue
-            if isinstance(rule, R.Enum):
-                values.update(rule.values)
-            elif isinstance(rule, R.Color):
-                color = True
-            elif isinstance(rule, R.Str) and not rule.nonblank:
-                plain = plain or rule.empty
-                if not rule.empty:
-                    return None
-            else:
-                return None
-        members = frozenset(values)
-        hex_color = _COLOR
-
-        def string_ok(value: str) -> bool:
-            return value in members or (color and hex_color(value) is not None) or plain
-
-        return string_ok
-
     def choice(self, rule: R.Choice) -> Check:
         compiled = [(option, self.compile(option)) for option in self.flat(rule.options)]
         objects = [c for o, c in compiled if isinstance(o, R.Obj)]
         numbers = [c for o, c in compiled if isinstance(o, R.Num)]
         strings = [c for o, c in compiled if not isinstance(o, R.Obj | R.Num)]
-        string_ok = None if self.ordered else self.string_predicate(compiled)
 
         def check(value: Any, ctx: Ctx, depth: int) -> Err | None:
             kind = type(value)
-            if kind is str and string_ok is not None:
-                return None if string_ok(value) else ANY_ERROR
             if isinstance(value, dict):
                 candidates = objects
             elif kind is int or kind is float:
@@ -504,73 +399,11 @@ class Compiler:
         return check
 
 
-# Leaf rules the quick pass checks inline (a function call per value is the main cost): an
-# enum is its frozenset of values, these markers stand for the other simple kinds.
-_STRING = ("string",)
-_ANY_STRING = ("any string",)
-_BOOL = ("boolean",)
-_NUMBER = ("number",)
-
-
-def _code(rule: R.Rule, check: Check) -> Any:
-    if isinstance(rule, R.Enum):
-        return frozenset(rule.values)
-    if isinstance(rule, R.Str) and not rule.nonblank:
-        return _ANY_STRING if rule.empty else _STRING
-    if isinstance(rule, R.Bool):
-        return _BOOL
-    if isinstance(rule, R.Num) and not rule.integer and rule.min is None and rule.max is None:
-        return _NUMBER
-    return check
-
-
-def _unordered_obj(
-    codes: dict[str, Any],
-    required: frozenset[str],
-    constraint: Callable[[dict[str, Any]], Err | None] | None,
-) -> Check:
-    """The object check of the quick pass: whether there is any error, in any order (the
-    exact pass runs only when there is one, to find the first)."""
-    lookup = codes.get
-    isfinite = math.isfinite
-    low, high = -_MAX_FLOAT, _MAX_FLOAT
-
-    def check(value: Any, ctx: Ctx, depth: int) -> Err | None:
-        if not isinstance(value, dict) or (required and not value.keys() >= required):
-            return ANY_ERROR
-        try:
-            for key, item in value.items():
-                entry = lookup(key)
-                if entry.__class__ is frozenset:
-                    if item not in entry or type(item) is not str:
-                        return ANY_ERROR
-                elif entry is _STRING:
-                    if type(item) is not str or not item:
-                        return ANY_ERROR
-                elif entry.__class__ is not tuple:
-                    if entry is None or entry(item, ctx, depth) is not None:
-                        return ANY_ERROR
-                elif entry is _ANY_STRING:
-                    if type(item) is not str:
-                        return ANY_ERROR
-                elif entry is _BOOL:
-                    if type(item) is not bool:
-                        return ANY_ERROR
-                elif type(item) is float:
-                    if not isfinite(item):
-                        return ANY_ERROR
-                elif type(item) is not int or not low <= item <= high:
-                    return ANY_ERROR
-        except TypeError:  # an unhashable value tested against an enum
-            return ANY_ERROR
-        return constraint(value) if constraint is not None else None
-
-    return check
-
-
 def _first_unknown(value: dict[str, Any], key: str, declared: frozenset[str]) -> str:
     """The first undeclared key in JavaScript's order, given Python's first. Both orders agree
     on ASCII keys and put every ASCII key before every other; declared keys are ASCII."""
+    if not isinstance(key, str):
+        raise TypeError("object keys must be strings")
     if key.isascii():
         return key
     return js_sort_keys([k for k in value if k not in declared])[0]
@@ -695,26 +528,25 @@ def primitive(rule: R.Rule) -> Check:  # noqa: C901 - one closure per primitive 
     raise TypeError(f"no closure for rule {rule!r}")
 
 
-_COMPILED: dict[tuple[str, bool], Check] = {}
+_COMPILED: dict[str, Check] = {}
 
 
-def _compiled(name: str, ordered: bool) -> Check:
-    found = _COMPILED.get((name, ordered))
+def _compiled(name: str) -> Check:
+    found = _COMPILED.get(name)
     if found is None:
-        compiler = Compiler(R.definitions(), ordered=ordered)
-        _COMPILED["spec", ordered] = compiler.named_check("spec")
-        _COMPILED["node", ordered] = compiler.ref("node")
-        found = _COMPILED[name, ordered]
+        compiler = Compiler(R.definitions())
+        _COMPILED["spec"] = compiler.named_check("spec")
+        _COMPILED["node"] = compiler.ref("node")
+        found = _COMPILED[name]
     return found
 
 
-def spec_check(*, ordered: bool = True) -> Check:
-    """The compiled check of a whole spec (built on first use, then cached). `ordered=False`
-    is the quick pass: it only tells whether there is an error; the nodes it collects are in
-    walk order, its actions are not."""
-    return _compiled("spec", ordered)
+def spec_check() -> Check:
+    """The compiled check of a whole spec (built on first use, then cached). The quick pass
+    that only tells whether there is an error is `studio.spec.quickpass`."""
+    return _compiled("spec")
 
 
-def node_check(*, ordered: bool = True) -> Check:
+def node_check() -> Check:
     """The compiled check of one node, counting like a node met in a spec (incremental use)."""
-    return _compiled("node", ordered)
+    return _compiled("node")

@@ -15,10 +15,11 @@ from typing import Any
 
 from studio.spec import rules as R
 from studio.spec.coderules import state_type_errors
-from studio.spec.compiled import Ctx, UseNode, node_check
+from studio.spec.compiled import Ctx, UseNode
 from studio.spec.extensions import PlatformCatalog
-from studio.spec.jsvalues import compact_bytes, js_stringify
+from studio.spec.jsvalues import compact_bytes
 from studio.spec.platform_rules import platform_errors
+from studio.spec.quickpass import quick_node
 from studio.spec.validator import VALID, ValidationResult, check_plain, validate
 
 __all__ = ["CachedValidation", "validate_replace"]
@@ -67,8 +68,13 @@ def _replaced(spec: Raw, steps: list[str | int], node: Raw) -> tuple[Raw, Raw]:
     return patched, old
 
 
-def _js_bytes(value: Any) -> int:
-    return len(js_stringify(value).encode("utf-8"))
+def _js_bytes(value: Any) -> int | None:
+    """UTF-8 bytes of `JSON.stringify(value)` (C-encoded, exact); None when it is not JSON
+    (NaN in platform `args`, say), which a full validation reports."""
+    try:
+        return compact_bytes(value, exact=True)
+    except (ValueError, TypeError, RecursionError):
+        return None
 
 
 def _pager_counts(ctx: Ctx) -> tuple[Counter[str], Counter[str]]:
@@ -128,10 +134,10 @@ class CachedValidation:
         return validate(patched, catalog=self.catalog)
 
     def _fast_ok(self, patched: Raw, steps: list[str | int], old: Raw, node: Raw) -> bool:
-        check = node_check()
+        check = quick_node()  # valid or not is all that counts here; any doubt revalidates fully
         new = Ctx()
         try:
-            if check(node, new, len(steps)) is not None:
+            if not check(node, new, len(steps)):
                 return False
         except UseNode:
             return False
@@ -143,7 +149,10 @@ class CachedValidation:
             return False
         if self.images - before.images + new.images > R.MAX_IMAGES:
             return False
-        if self.bytes - _js_bytes(old) + _js_bytes(node) > R.MAX_SPEC_BYTES:
+        old_bytes, new_bytes = _js_bytes(old), _js_bytes(node)
+        if old_bytes is None or new_bytes is None:
+            return False
+        if self.bytes - old_bytes + new_bytes > R.MAX_SPEC_BYTES:
             return False
         old_ids, old_refs = _pager_counts(before)
         new_ids, new_refs = _pager_counts(new)

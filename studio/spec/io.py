@@ -50,7 +50,8 @@ def parse_json_text(text: str) -> Any:
         raise SpecInputError(f"Invalid JSON: {exc.msg} at line {exc.lineno}:{exc.colno}") from None
     except RecursionError:
         raise SpecInputError("Invalid JSON: nested too deeply") from None
-    if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+    # `"\\" in text` is a memchr (~100x faster than the regex on 1 MiB): no backslash, no escape.
+    if "\\" in text and _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
         raise SpecInputError("Invalid JSON: a string holds a lone surrogate escape")
     return value
 

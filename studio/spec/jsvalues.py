@@ -44,7 +44,10 @@ def _utf16(key: str) -> bytes:
 
 
 def js_sort_keys(keys: list[str]) -> list[str]:
-    """`keys.sort()`: JavaScript compares UTF-16 code units, not code points."""
+    """`keys.sort()`: JavaScript compares UTF-16 code units, not code points. TypeError for
+    a key that is not a string (an object given in Python with, say, int keys)."""
+    if not all(isinstance(key, str) for key in keys):
+        raise TypeError("object keys must be strings")
     if all(key.isascii() for key in keys):
         return sorted(keys)
     return sorted(keys, key=_utf16)
@@ -95,23 +98,30 @@ def json_cost(value: Any, depth: int = 0) -> float:
     objects their punctuation plus members; deeper than the payload depth limit costs infinity."""
     if depth > MAX_PAYLOAD_DEPTH:
         return math.inf
-    if value is None:
-        return 4
     kind = type(value)
-    if kind is bool:
-        return 4 if value else 5
-    if kind is int or kind is float:
-        return 32 if kind is int or math.isfinite(value) else math.inf
     if kind is str:
         return _string_bytes(value)
-    if isinstance(value, list):
-        return 2 + max(0, len(value) - 1) + sum(json_cost(v, depth + 1) for v in value)
+    if kind is int:
+        return 32
+    if value is None:
+        return 4
+    if kind is bool:
+        return 4 if value else 5
+    if kind is float:
+        return 32 if math.isfinite(value) else math.inf
+    total: float
     if isinstance(value, dict):
-        return (
-            2
-            + max(0, len(value) - 1)
-            + sum(_string_bytes(k) + 1 + json_cost(v, depth + 1) for k, v in value.items())
-        )
+        total = len(value) + 1 if value else 2
+        depth += 1
+        for key, item in value.items():
+            total += _string_bytes(key) + 1 + json_cost(item, depth)
+        return total
+    if isinstance(value, list):
+        total = len(value) + 1 if value else 2
+        depth += 1
+        for item in value:
+            total += json_cost(item, depth)
+        return total
     return math.inf
 
 

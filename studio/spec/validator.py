@@ -4,6 +4,11 @@ studio extensions.
 Order: whole input (`$`: bytes, JSON), component expansion, the structural walk
 (`studio.spec.compiled`), then AutoMobile's code rules (`studio.spec.coderules`), then the
 studio extension rules (`studio.spec.platform_rules`).
+
+Speed: a quick walk (`studio.spec.quickpass`) decides validity first and the exact walk runs
+only to find the first error. An object spec is sized by a counting variant of the quick walk
+instead of serialising it; any doubt (an error, a `use` node, a non-JSON or non-plain value)
+falls back to the general path, so results are those of the exact order in every case.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from studio.spec.extensions import PlatformCatalog
 from studio.spec.io import decode_text, parse_json_text
 from studio.spec.jsvalues import compact_bytes, js_string
 from studio.spec.platform_rules import platform_errors
+from studio.spec.quickpass import CountingCtx, counted_bytes, counting_spec, quick_spec
 
 __all__ = ["VALID", "ValidationResult", "path_text", "validate", "validate_value"]
 
@@ -113,6 +119,10 @@ def validate(
     Bytes are counted as AutoMobile counts them: the raw UTF-8 of text input, compact JSON for
     an object. Specs with `components`/`use` are expanded first; errors inside an expansion are
     reported where they were authored."""
+    if type(spec) is dict and "components" not in spec:
+        counted = _validate_counted(spec, catalog)
+        if counted is not None:
+            return counted
     value, problem = _decode(spec)
     if problem is not None:
         return problem
@@ -157,21 +167,30 @@ def check_plain(value: Any, catalog: PlatformCatalog | None) -> Checked:
     """The walk and every rule on a spec without components; raises UseNode when a `use`
     node is met (or exists after an earlier error), so the caller expands first.
 
-    A quick pass (keys in any order) decides validity; only when it finds an error does the
-    exact pass (AutoMobile's order) run to find the first one."""
-    quick = _check_plain(value, catalog, ordered=False)
-    if quick.result.ok:
-        return quick
-    return _check_plain(value, catalog, ordered=True)
-
-
-def _check_plain(value: Any, catalog: PlatformCatalog | None, *, ordered: bool) -> Checked:
+    A quick pass (keys in any order, `studio.spec.quickpass`) decides validity; only when it
+    finds an error does the exact pass (AutoMobile's order) run to find the first one."""
     ctx = Ctx()
-    error = spec_check(ordered=ordered)(value, ctx, 0)
+    if quick_spec()(value, ctx, 0):
+        quick = _code_rules(value, ctx, catalog)
+        if quick.result.ok:
+            return quick
+    elif _has_use(value):
+        raise UseNode
+    return _check_exact(value, catalog)
+
+
+def _check_exact(value: Any, catalog: PlatformCatalog | None) -> Checked:
+    ctx = Ctx()
+    error = spec_check()(value, ctx, 0)
     if error is not None:
         if _has_use(value):
             raise UseNode
         return Checked(value, ctx, _fail(_err_path(error), error.message))
+    return _code_rules(value, ctx, catalog)
+
+
+def _code_rules(value: Any, ctx: Ctx, catalog: PlatformCatalog | None) -> Checked:
+    """AutoMobile's code rules, then the studio extension rules, after a clean walk."""
     checked = Checked(value, ctx, VALID)
     failure = repeat_errors(value, ctx) or pager_errors(ctx, checked.where)
     if failure is None:
@@ -185,6 +204,27 @@ def _check_plain(value: Any, catalog: PlatformCatalog | None, *, ordered: bool) 
     if failure is not None:
         checked.result = _fail(*failure)
     return checked
+
+
+def _validate_counted(
+    spec: dict[str, Any], catalog: PlatformCatalog | None
+) -> ValidationResult | None:
+    """A plain dict spec in one walk that also counts its bytes (no `json.dumps` of the whole
+    spec): the result when the spec is valid or only over the byte limit, else None (the
+    caller takes the general path, which finds the first error)."""
+    ctx = CountingCtx()
+    try:
+        if not counting_spec()(spec, ctx, 0):
+            return None
+        size = counted_bytes(ctx)
+        if size is None:
+            return None
+        if size > R.MAX_SPEC_BYTES:
+            return _fail("$", "Spec byte limit exceeded")
+        result = _code_rules(spec, ctx, catalog).result
+    except (UseNode, ValueError, TypeError, RecursionError):
+        return None
+    return result if result.ok else None
 
 
 def _has_use(value: Any) -> bool:
