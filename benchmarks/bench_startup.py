@@ -1,0 +1,104 @@
+"""Benchmark: cold start of the studio to its first painted frame, against a bare PySide6 window.
+
+Run on demand: `.venv/bin/python benchmarks/bench_startup.py [--runs N]`. Each run is a fresh
+process (offscreen platform) timed from spawn until it reports its first painted frame: the
+studio with `proto-studio --smoke-test` which prints "window painted" on the window's first
+paint and "smoke ok" once the preview has drawn the opened prototype; the baseline a QMainWindow
+that prints on its first paint event. Prints the medians and the ratios (target: the window's
+first paint at most 2x the bare window's); also the first launch, which seeds the templates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+BARE = """
+import sys
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+app = QApplication(sys.argv)
+window = QMainWindow()
+window.setCentralWidget(QLabel("bare"))
+window.resize(1440, 900)
+class FirstPaint(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint:
+            print("painted", flush=True)
+            app.quit()
+        return False
+first = FirstPaint()
+window.centralWidget().installEventFilter(first)
+window.show()
+app.exec()
+"""
+
+
+def time_until(cmd: list[str], markers: list[str], env: dict[str, str]) -> list[float]:
+    """Seconds from spawning `cmd` until each marker line appears on its stdout."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=REPO
+    )
+    assert proc.stdout is not None
+    seen: dict[str, float] = {}
+    for line in proc.stdout:
+        if line.strip() in markers and line.strip() not in seen:
+            seen[line.strip()] = time.perf_counter() - start
+    proc.wait(timeout=60)
+    missing = [m for m in markers if m not in seen]
+    if missing:
+        raise RuntimeError(f"{cmd}: exited without printing {missing}")
+    return [seen[m] for m in markers]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    studio = [sys.executable, "-m", "studio.cli", "--smoke-test"]
+    marks = ["window painted", "smoke ok"]
+    bare_cmd = [sys.executable, "-c", BARE]
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as scratch:
+        studio_env = {**env, "PROTO_STUDIO_HOME": home}
+        time_until(studio, marks, studio_env)  # seeds the library (and warms the OS cache)
+        time_until(bare_cmd, ["painted"], env)
+        bare: list[float] = []
+        window: list[float] = []
+        frame: list[float] = []
+        first: list[float] = []
+        for run in range(args.runs):
+            bare.extend(time_until(bare_cmd, ["painted"], env))
+            painted, drawn = time_until(studio, marks, studio_env)
+            window.append(painted)
+            frame.append(drawn)
+            fresh = {**env, "PROTO_STUDIO_HOME": str(Path(scratch) / f"home{run}")}
+            first.append(time_until(studio, marks, fresh)[1])
+    b = statistics.median(bare)
+    rows = [
+        ("studio window, first paint", statistics.median(window)),
+        ("studio prototype, first preview frame", statistics.median(frame)),
+        ("  same, first launch (seeds templates)", statistics.median(first)),
+    ]
+    print(f"{'bare PySide6 window, first paint':<42} median {b * 1000:6.0f} ms")
+    for label, value in rows:
+        print(f"{label:<42} median {value * 1000:6.0f} ms  ratio {value / b:5.2f}x")
+    ratio = statistics.median(window) / b
+    print(
+        f"target (window first paint): at most 2x -> {'met' if ratio <= 2 else 'NOT met'}"
+        f" ({args.runs} runs each)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,208 @@
+"""`proto-studio [FILE]`: the composition root of the studio window (QApplication + qasync loop).
+
+Clients (library, settings, platform registry, consent broker) are built here and passed in.
+`--smoke-test` opens a template, waits for the first painted frame, prints "smoke ok" and exits 0
+(CI runs it on the packaged build); `--screenshot PNG` saves a grab of the window after the first
+painted frame and exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from studio.ui.main_window import MainWindow
+    from studio.ui.settings import UiSettings
+
+#: How long `--smoke-test`/`--screenshot` wait for the first frame before failing.
+FIRST_FRAME_TIMEOUT = 60.0
+#: How long start-up waits for the window's first paint before loading the rest anyway.
+FIRST_PAINT_WAIT = 2.0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="proto-studio", description="Open Proto Studio.")
+    parser.add_argument("file", nargs="?", help="a spec JSON or .protobundle to open")
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="open a template, wait for the first painted frame, print 'smoke ok', exit",
+    )
+    parser.add_argument(
+        "--screenshot", type=Path, help="save the window as PNG after first paint, exit"
+    )
+    return parser
+
+
+def run_studio(argv: Sequence[str]) -> int:
+    try:
+        args = _parser().parse_args(list(argv))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if args.file and not Path(args.file).is_file():
+        print(f"proto-studio: {args.file}: no such file", file=sys.stderr)
+        return 2
+
+    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from studio.ui.main_window import MainWindow
+    from studio.ui.settings import UiSettings
+    from studio.ui.theme import follow_system
+
+    QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "proto-studio"])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Proto Studio")
+    app.setOrganizationName("proto-studio")
+    app.setQuitOnLastWindowClosed(False)
+    follow_system(app)
+
+    # Paint the window first (panels, menus, remembered layout), then load what is slow: the
+    # asyncio loop, the library and the preview's Qt Quick scene (see benchmarks/bench_startup.py).
+    settings = UiSettings()
+    window = MainWindow(None, settings)
+    first_paint = _first_paint_filter()(window)
+    window.installEventFilter(first_paint)
+    window.show()
+    waiter = QEventLoop()
+    first_paint.painted.connect(waiter.quit)
+    QTimer.singleShot(int(FIRST_PAINT_WAIT * 1000), waiter.quit)
+    if not first_paint.seen:
+        waiter.exec()
+    if args.smoke_test and first_paint.seen:
+        print("window painted", flush=True)
+
+    import qasync
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    try:
+        return int(loop.run_until_complete(_main(args, window, settings)))
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettings) -> int:
+    from studio.library.store import Library
+    from studio.ui.controller import StudioController
+
+    loop = asyncio.get_running_loop()
+    # The composition root: every client is built once, here, and passed in.
+    library = await loop.run_in_executor(None, Library)
+    platform = PlatformServices()
+    controller = StudioController(library, settings, host_factory=platform.host_for)
+    window.attach(controller)
+    closed = asyncio.Event()
+    window.closing.connect(closed.set)
+    first_frame = _first_frame(window, controller)
+    controller.start(args.file)
+    rc = 0
+    try:
+        if args.smoke_test or args.screenshot:
+            rc = await _until_first_frame(first_frame, window, args)
+            window.close()
+        else:
+            await closed.wait()
+    finally:
+        await controller.aclose()
+        platform.close()
+        window.deleteLater()  # before the QApplication goes: QML must not outlive its context
+        await asyncio.sleep(0)
+    return rc
+
+
+class PlatformServices:
+    """The platform registry, consent broker and Qt consent UI, built at the root on the first
+    platform call (most prototypes make none, and building them costs start-up time)."""
+
+    def __init__(self) -> None:
+        self._built: tuple[Any, Any, Any] | None = None
+
+    def host_for(self, prototype_id: str) -> Any:
+        from studio.platform.host import PlatformHost
+
+        if self._built is None:
+            from studio.platform.consent import ConsentBroker
+            from studio.platform.registry import default_registry
+            from studio.ui.consent import QtClipboard, QtConsentUI
+
+            registry = default_registry(clipboard_backend=QtClipboard())
+            broker = ConsentBroker()
+            consent_ui = QtConsentUI()
+            consent_ui.attach(broker)
+            self._built = (registry, broker, consent_ui)
+        registry, broker, _ = self._built
+        return PlatformHost(registry, broker, prototype_id=prototype_id)
+
+    def close(self) -> None:
+        if self._built is not None:
+            self._built[2].close()
+
+
+def _first_paint_filter() -> Any:
+    from PySide6.QtCore import QEvent, QObject, Signal
+
+    class FirstPaint(QObject):
+        """Emits `painted` on the watched window's first paint event, then removes itself."""
+
+        painted = Signal()
+
+        def __init__(self, parent: QObject) -> None:
+            super().__init__(parent)
+            self.seen = False
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint and not self.seen:
+                self.seen = True
+                watched.removeEventFilter(self)
+                self.painted.emit()
+            return False
+
+    return FirstPaint
+
+
+def _first_frame(window: MainWindow, controller: Any) -> asyncio.Future[None]:
+    """Resolves after the preview has drawn the first opened prototype."""
+    future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    quick = window.preview_pane.preview.quick_widget.quickWindow()
+    opened: list[bool] = []
+
+    def on_open(_document: object) -> None:
+        opened.append(True)
+
+    def on_frame() -> None:
+        if opened and not future.done():
+            future.set_result(None)
+
+    controller.documentOpened.connect(on_open)
+    quick.afterRendering.connect(on_frame)
+    return future
+
+
+async def _until_first_frame(
+    first_frame: asyncio.Future[None], window: MainWindow, args: argparse.Namespace
+) -> int:
+    try:
+        await asyncio.wait_for(first_frame, FIRST_FRAME_TIMEOUT)
+    except TimeoutError:
+        print(f"proto-studio: no frame painted within {FIRST_FRAME_TIMEOUT:g} s", file=sys.stderr)
+        return 1
+    if args.smoke_test:
+        print("smoke ok", flush=True)
+    if args.screenshot:
+        await asyncio.sleep(0.5)  # let the rest of the window settle (docks, thumbnails)
+        image = window.grab()
+        args.screenshot.parent.mkdir(parents=True, exist_ok=True)
+        if image.isNull() or not image.save(str(args.screenshot), "PNG"):
+            print(f"proto-studio: cannot write {args.screenshot}", file=sys.stderr)
+            return 1
+        print(f"screenshot {args.screenshot}")
+    return 0

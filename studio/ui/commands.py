@@ -1,0 +1,128 @@
+"""The window's commands: menu actions with their shortcuts, and the non-modal file pickers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+SPEC_FILTER = "Prototype specs and bundles (*.json *.protobundle);;All files (*)"
+BUNDLE_FILTER = "Prototype bundle (*.protobundle)"
+JSON_FILTER = "Spec JSON (*.json)"
+PNG_FILTER = "PNG image (*.png)"
+
+
+@dataclass(frozen=True)
+class Command:
+    """One menu command: its text, shortcuts and tip (the window connects `triggered`)."""
+
+    name: str
+    text: str
+    shortcuts: tuple[str | QKeySequence.StandardKey, ...] = ()
+    tip: str = ""
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("new", "&New from template…", ("Ctrl+N",), "Create a prototype from a template"),
+    Command(
+        "open", "&Open…", (QKeySequence.StandardKey.Open,), "Import a spec JSON or .protobundle"
+    ),
+    Command(
+        "paste_spec", "&Paste spec", ("Ctrl+Shift+V",), "Import the spec JSON on the clipboard"
+    ),
+    Command(
+        "export_bundle",
+        "&Export bundle…",
+        (QKeySequence.StandardKey.Save,),
+        "Save the open prototype as a .protobundle",
+    ),
+    Command(
+        "export_spec", "Export spec &JSON…", ("Ctrl+Shift+E",), "Save the open prototype's spec"
+    ),
+    Command(
+        "export_png", "Export preview &PNG…", ("Ctrl+Shift+P",), "Save the preview screen as PNG"
+    ),
+    Command("quit", "&Quit", (QKeySequence.StandardKey.Quit,), ""),
+    Command("undo", "&Undo", (QKeySequence.StandardKey.Undo,), "Undo the last change"),
+    Command("redo", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo the change undone last"),
+    Command("undo_delete", "Undo &delete", (), "Bring back the prototype deleted last"),
+)
+
+
+def build_actions(parent: QWidget) -> dict[str, QAction]:
+    """One QAction per command, owned by `parent` (the window)."""
+    actions: dict[str, QAction] = {}
+    for command in COMMANDS:
+        action = QAction(command.text, parent)
+        action.setObjectName(f"action_{command.name}")
+        keys: list[QKeySequence] = []
+        for shortcut in command.shortcuts:
+            if isinstance(shortcut, QKeySequence.StandardKey):
+                keys.extend(QKeySequence.keyBindings(shortcut))
+            else:
+                keys.append(QKeySequence(shortcut))
+        unique: list[QKeySequence] = []
+        for key in keys:
+            if key not in unique:
+                unique.append(key)
+        action.setShortcuts(unique)
+        action.setStatusTip(command.tip)
+        actions[command.name] = action
+    return actions
+
+
+def pick_file(
+    parent: QWidget,
+    title: str,
+    name_filter: str,
+    on_chosen: Callable[[str], None],
+    *,
+    save: bool = False,
+    default_suffix: str = "",
+    directory: str = "",
+) -> QFileDialog:
+    """Open a window-modal file dialog with `open()` (never `exec()`: the asyncio loop keeps
+    running); `on_chosen(path)` is called when the user picks a file."""
+    dialog = QFileDialog(parent, title, directory, name_filter)
+    dialog.setObjectName("fileDialog")
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+    if save:
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setFileMode(QFileDialog.FileMode.AnyFile)
+        if default_suffix:
+            dialog.setDefaultSuffix(default_suffix)
+    else:
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+    dialog.fileSelected.connect(on_chosen)
+    dialog.finished.connect(dialog.deleteLater)
+    dialog.open()
+    return dialog
+
+
+def ask_open(parent: QWidget, on_chosen: Callable[[str], None]) -> QFileDialog:
+    """File > Open: pick a spec JSON or .protobundle to import."""
+    return pick_file(parent, "Open a prototype", SPEC_FILTER, on_chosen)
+
+
+def ask_save(
+    parent: QWidget,
+    title: str,
+    name_filter: str,
+    suffix: str,
+    suggested: str,
+    on_chosen: Callable[[str], None],
+) -> QFileDialog:
+    """A save dialog suggesting `suggested` (file name) with `suffix` added when missing."""
+    dialog = pick_file(parent, title, name_filter, on_chosen, save=True, default_suffix=suffix)
+    dialog.selectFile(suggested)
+    return dialog
+
+
+def file_name_for(name: str, suffix: str) -> str:
+    """A safe file name for a prototype name: `Sign-in form` -> `Sign-in form.protobundle`."""
+    cleaned = (
+        "".join(c if c.isalnum() or c in " -_." else "_" for c in name).strip(" .") or "prototype"
+    )
+    return f"{cleaned[:80]}.{suffix}"

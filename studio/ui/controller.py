@@ -1,0 +1,509 @@
+"""The studio's commands: open, import, export, library edits, undo/redo, thumbnails, platform calls.
+
+The window only wires widgets to this controller. Library reads and writes run on one worker
+thread (`loop.run_in_executor`, so they never block the GUI thread and never overlap); every
+asyncio task is kept and cancelled by `aclose()`. Results reach the widgets as Qt signals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import copy
+import logging
+import os
+from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QImage
+
+from studio.document import Document, DocumentChange
+from studio.library.entries import LibraryEntry
+from studio.library.errors import LibraryError
+from studio.library.revisions import RevisionLog
+from studio.library.templates import Template, list_templates
+from studio.ui.main_window import APP_TITLE
+
+if TYPE_CHECKING:
+    from studio.library.store import Library
+    from studio.platform.host import PlatformHost
+    from studio.preview.widget import PreviewWidget
+    from studio.ui.settings import UiSettings
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+THUMBNAIL_WIDTH = 160
+#: Edits in quick succession share one thumbnail render (and one draft write).
+THUMBNAIL_DELAY = 0.4
+SPEC_SUFFIXES = (".json", ".protobundle")
+
+
+def one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def png_bytes(image: QImage) -> bytes:
+    """Encode a QImage as PNG in memory (GUI thread; no file I/O)."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stubs want bytes; PySide wants str
+    buffer.close()
+    return bytes(data.data())
+
+
+class StudioController(QObject):
+    """Owns the open Document and drives the library. Methods are plain slots that start tracked
+    tasks; `idle()` waits for them (tests, shutdown)."""
+
+    titleChanged = Signal(str)
+    statusMessage = Signal(str)
+    errorMessage = Signal(str)
+    entriesChanged = Signal(list)  # list[LibraryEntry], newest first
+    templatesChanged = Signal(list)  # list[Template]
+    thumbnailReady = Signal(str, bytes)  # entry id, PNG
+    documentOpened = Signal(object)  # Document
+    outlineChanged = Signal(dict)  # the authored spec, for the tree
+    previewOpened = Signal(dict)  # expanded spec, new runtime state
+    previewChanged = Signal(dict, list)  # expanded spec, changed addresses (state kept)
+    changedNodes = Signal(list)  # addresses the last revision changed
+    selectionChanged = Signal(str)  # address or ""
+    inspectorTarget = Signal(object, object)  # Document | None, address | None
+    revisionsChanged = Signal(object)  # RevisionLog | None
+    deleteUndoable = Signal(str)  # name of the prototype that can be restored ("" = no more)
+    recentFilesChanged = Signal(list)  # list[str]
+
+    def __init__(
+        self,
+        library: Library,
+        settings: UiSettings,
+        *,
+        host_factory: Callable[[str], PlatformHost] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.library = library
+        self.settings = settings
+        self._host_factory = host_factory
+        self._host: PlatformHost | None = None
+        self._preview: PreviewWidget | None = None
+        self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="library")
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._thumbnail_task: asyncio.Task[None] | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._last_deleted: list[LibraryEntry] = []
+        self._closed = False
+        self.document: Document | None = None
+        self.templates: list[Template] = []
+        self.thumbnail_delay = THUMBNAIL_DELAY
+
+    # ------------------------------------------------------------------ plumbing
+
+    def attach_preview(self, preview: PreviewWidget) -> None:
+        """The preview the controller grabs thumbnails/PNGs from and runs platform calls for."""
+        self._preview = preview
+
+    def spawn(self, coro: Coroutine[Any, Any, T], *, label: str = "") -> asyncio.Task[T | None]:
+        """Start a tracked task; an exception becomes a one-line error in the status bar."""
+        task = asyncio.get_event_loop().create_task(self._guard(coro, label))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _guard(self, coro: Coroutine[Any, Any, T], label: str) -> T | None:
+        try:
+            return await coro
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # every command failure is shown, never lost
+            if not isinstance(exc, (LibraryError, OSError, ValueError)):
+                log.exception("%s failed", label or "command")
+            self._error(f"{label}: {one_line(exc)}" if label else one_line(exc))
+            return None
+
+    async def _io(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking library/file work on the library thread."""
+        return await asyncio.get_event_loop().run_in_executor(self._executor, fn, *args)
+
+    async def idle(self) -> None:
+        """Wait until every task started so far (and those they start) has finished."""
+        while True:
+            pending = [t for t in self._tasks if not t.done()]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def aclose(self) -> None:
+        """Cancel every task and platform call; persist nothing half-way (writes are atomic)."""
+        self._closed = True
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._host is not None:
+            await self._host.aclose()
+            self._host = None
+        self._executor.shutdown(wait=True)
+
+    def _status(self, text: str) -> None:
+        self.statusMessage.emit(text)
+
+    def _error(self, text: str) -> None:
+        self.errorMessage.emit(" ".join(text.split()))
+
+    # ------------------------------------------------------------------ startup
+
+    def start(self, file: str | None = None) -> asyncio.Task[None]:
+        """First load: seed templates, list the library, open FILE or the most recent prototype."""
+        path = Path(os.path.abspath(file)) if file else None
+        return self.spawn(self._start(path), label="Start")
+
+    async def _start(self, file: Path | None) -> None:
+        self.templates = await self._io(list_templates)
+        self.templatesChanged.emit(self.templates)
+        await self._io(self.library.ensure_templates)
+        entries = await self._refresh_entries()
+        self.recentFilesChanged.emit(self.settings.recent_files())
+        for problem in self.library.problems:
+            self._error(f"Library: {problem}")
+        if file and await self._import_one(file):
+            return
+        if entries:  # the most recent prototype (also when FILE could not be imported)
+            last = self.settings.value("library/last", "")
+            chosen = next((e for e in entries if e.id == last), entries[0])
+            await self._open(chosen.id)
+
+    async def _refresh_entries(self) -> list[LibraryEntry]:
+        entries = await self._io(self.library.list_entries)
+        entries.sort(key=lambda e: e.modified, reverse=True)
+        self.entriesChanged.emit(entries)
+        for entry in entries:
+            if entry.thumbnail:
+                self.spawn(self._load_thumbnail(entry.id))
+        return entries
+
+    async def _load_thumbnail(self, entry_id: str) -> None:
+        def read() -> bytes | None:
+            path = self.library.thumbnail_path(entry_id)
+            return path.read_bytes() if path is not None else None
+
+        try:
+            data = await self._io(read)
+        except (LibraryError, OSError):
+            return  # a missing thumbnail is redrawn on the next edit
+        if data:
+            self.thumbnailReady.emit(entry_id, data)
+
+    # ------------------------------------------------------------------ opening
+
+    def open_entry(self, entry_id: str) -> None:
+        self.spawn(self._open(entry_id), label="Open")
+
+    async def _open(self, entry_id: str) -> None:
+        entry = await self._io(self.library.get, entry_id)
+        spec = await self._io(self.library.load_spec, entry_id)
+        revisions = await self._io(self.library.load_revisions, entry_id)
+        if revisions is None or revisions.current != spec:
+            revisions = RevisionLog(spec)
+        await self._set_document(
+            Document(spec, name=entry.name, entry_id=entry.id, revisions=revisions)
+        )
+        self.settings.set_value("library/last", entry.id)
+        if not entry.thumbnail:
+            self._schedule_thumbnail()
+
+    async def _set_document(self, document: Document) -> None:
+        from studio.spec import expand
+
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self._host is not None:
+            await self._host.aclose()
+            self._host = None
+        self.document = document
+        self._unsubscribe = document.subscribe(self._on_change)
+        self.titleChanged.emit(f"{APP_TITLE} — {document.name}")
+        self.documentOpened.emit(document)
+        self.outlineChanged.emit(document.spec)
+        self.previewOpened.emit(expand(document.spec))
+        self.revisionsChanged.emit(document.revisions)
+        self.changedNodes.emit([])
+        self.selectionChanged.emit("")
+        self.inspectorTarget.emit(document, None)
+
+    # ------------------------------------------------------------------ document edits
+
+    def select(self, address: str) -> None:
+        """From the tree or a click in the preview (edit mode)."""
+        if self.document is not None:
+            self.document.select(address or None)
+
+    def undo(self) -> None:
+        if self.document is None or self.document.undo() is None:
+            self._status("Nothing to undo")
+
+    def redo(self) -> None:
+        if self.document is None or self.document.redo() is None:
+            self._status("Nothing to redo")
+
+    def _on_change(self, change: DocumentChange) -> None:
+        document = self.document
+        if document is None:
+            return
+        if change.kind == "selection":
+            address = document.selection or ""
+            self.selectionChanged.emit(address)
+            self.inspectorTarget.emit(document, document.selection)
+            return
+        from studio.spec import expand
+
+        changed = list(change.changed)
+        self.outlineChanged.emit(document.spec)
+        self.previewChanged.emit(expand(document.spec), changed)
+        self.changedNodes.emit(changed)
+        self.revisionsChanged.emit(document.revisions)
+        selection = document.selection
+        self.selectionChanged.emit(selection or "")
+        self.inspectorTarget.emit(document, selection)
+        summary = change.revision.summary if change.revision else ""
+        verb = {"revision": "Applied", "undo": "Undid", "redo": "Redid"}.get(change.kind, "")
+        self._status(f"{verb}: {summary}")
+        self.spawn(self._persist(document), label="Save")
+        self._schedule_thumbnail()
+
+    async def _persist(self, document: Document) -> None:
+        """Store the current spec and the revision log (a snapshot taken on the GUI thread)."""
+        if document.entry_id is None:
+            return
+        log_copy = RevisionLog(
+            document.revisions.base, document.revisions.revisions, document.revisions.cursor
+        )
+        spec = document.spec
+        entry_id = document.entry_id
+
+        def write() -> LibraryEntry:
+            self.library.save_revisions(entry_id, log_copy)
+            return self.library.save_spec(entry_id, spec)
+
+        await self._io(write)
+
+    # ------------------------------------------------------------------ thumbnails
+
+    def _schedule_thumbnail(self) -> None:
+        if self._thumbnail_task is not None and not self._thumbnail_task.done():
+            self._thumbnail_task.cancel()
+        self._thumbnail_task = self.spawn(self._render_thumbnail(), label="Thumbnail")
+
+    async def _render_thumbnail(self) -> None:
+        # Debounce: wait for the preview to show the edit (and for quick follow-up edits).
+        await asyncio.sleep(self.thumbnail_delay)
+        document, preview = self.document, self._preview
+        if document is None or document.entry_id is None or preview is None:
+            return
+        image = preview.grab_image()
+        if image.isNull():
+            return
+        image = image.scaledToWidth(THUMBNAIL_WIDTH, Qt.TransformationMode.SmoothTransformation)
+        data = png_bytes(image)
+        await self._io(self.library.set_thumbnail, document.entry_id, data)
+        self.thumbnailReady.emit(document.entry_id, data)
+
+    # ------------------------------------------------------------------ imports
+
+    def import_files(self, paths: Sequence[str | Path]) -> None:
+        """Open/import spec JSON or .protobundle files (file dialog, drop, recent, command line)."""
+        self.spawn(self._import_files([Path(os.path.abspath(p)) for p in paths]), label="Import")
+
+    async def _import_files(self, paths: list[Path]) -> None:
+        for path in paths:
+            await self._import_one(path)
+
+    async def _import_one(self, path: Path) -> bool:
+        try:
+            entry = await self._io(self.library.import_spec_file, path)
+        except (LibraryError, OSError) as exc:
+            message = one_line(exc)
+            if path.name not in message:
+                message = f"{path.name}: {message}"
+            self._error(f"Import failed: {message}")
+            return False
+        self.recentFilesChanged.emit(self.settings.add_recent_file(str(path)))
+        await self._refresh_entries()
+        await self._open(entry.id)
+        self._status(f"Imported {path.name}")
+        return True
+
+    def import_clipboard(self) -> None:
+        """Edit > Paste spec: import the clipboard's text as a new prototype (source "paste")."""
+        text = QGuiApplication.clipboard().text()
+        if not text.strip():
+            self._error("Paste spec: the clipboard holds no text")
+            return
+        self.spawn(self._import_text(text), label="Paste spec")
+
+    async def _import_text(self, text: str) -> None:
+        try:
+            entry = await self._io(self.library.import_spec_text, text)
+        except LibraryError as exc:
+            self._error(f"Paste spec failed: {one_line(exc)}")
+            return
+        await self._refresh_entries()
+        await self._open(entry.id)
+        self._status(f"Imported pasted spec as {entry.name}")
+
+    def new_from_template(self, template_id: str) -> None:
+        self.spawn(self._new_from_template(template_id), label="New from template")
+
+    async def _new_from_template(self, template_id: str) -> None:
+        templates = self.templates or await self._io(list_templates)
+        template = next((t for t in templates if t.id == template_id), None)
+        if template is None:
+            self._error(f"New from template: no template {template_id!r}")
+            return
+        spec = await self._io(template.load_spec)
+        entry = await self._io(
+            lambda: self.library.create(
+                template.name, spec, "template", extra={"template": template.id}
+            )
+        )
+        await self._refresh_entries()
+        await self._open(entry.id)
+        self._status(f"New prototype from {template.name}")
+
+    # ------------------------------------------------------------------ exports
+
+    def export_bundle(self, path: str | Path, entry_id: str | None = None) -> None:
+        """Ctrl+S: the open (or given) prototype as a .protobundle."""
+        target = entry_id or (self.document.entry_id if self.document else None)
+        if target is None:
+            self._error("Export: no prototype is open")
+            return
+        self.spawn(self._export_bundle(target, Path(path)), label="Export")
+
+    async def _export_bundle(self, entry_id: str, path: Path) -> None:
+        if path.suffix != ".protobundle":
+            path = path.with_name(path.name + ".protobundle")
+        if self.document is not None and self.document.entry_id == entry_id:
+            await self._persist(self.document)  # the bundle holds what is on screen
+        await self._io(self.library.export_bundle, entry_id, path)
+        self._status(f"Exported {path.name}")
+
+    def export_spec(self, path: str | Path) -> None:
+        if self.document is None:
+            self._error("Export spec JSON: no prototype is open")
+            return
+        spec = copy.deepcopy(self.document.spec)
+        self.spawn(self._write_file(Path(path), _spec_bytes(spec)), label="Export spec JSON")
+
+    def export_png(self, path: str | Path) -> None:
+        """The preview's device screen as a PNG."""
+        if self._preview is None or self.document is None:
+            self._error("Export PNG: no prototype is open")
+            return
+        image = self._preview.grab_image()
+        if image.isNull():
+            self._error("Export PNG: the preview has not been drawn yet")
+            return
+        self.spawn(self._write_file(Path(path), png_bytes(image)), label="Export PNG")
+
+    async def _write_file(self, path: Path, data: bytes) -> None:
+        from studio.library.atomic import write_bytes
+
+        await self._io(write_bytes, path, data)
+        self._status(f"Exported {path.name}")
+
+    # ------------------------------------------------------------------ library edits
+
+    def duplicate(self, entry_id: str) -> None:
+        self.spawn(self._duplicate(entry_id), label="Duplicate")
+
+    async def _duplicate(self, entry_id: str) -> None:
+        entry = await self._io(self.library.duplicate, entry_id)
+        await self._refresh_entries()
+        self._status(f"Duplicated as {entry.name}")
+
+    def rename(self, entry_id: str, name: str) -> None:
+        self.spawn(self._rename(entry_id, name), label="Rename")
+
+    async def _rename(self, entry_id: str, name: str) -> None:
+        try:
+            entry = await self._io(self.library.rename, entry_id, name)
+        except LibraryError as exc:
+            self._error(f"Rename failed: {one_line(exc)}")
+            await self._refresh_entries()  # put the old name back in the list
+            return
+        if self.document is not None and self.document.entry_id == entry_id:
+            self.document.name = entry.name
+            self.titleChanged.emit(f"{APP_TITLE} — {entry.name}")
+        await self._refresh_entries()
+        self._status(f"Renamed to {entry.name}")
+
+    def delete(self, entry_id: str) -> None:
+        self.spawn(self._delete(entry_id), label="Delete")
+
+    async def _delete(self, entry_id: str) -> None:
+        entry = await self._io(self.library.delete, entry_id)
+        self._last_deleted.append(entry)
+        entries = await self._refresh_entries()
+        self.deleteUndoable.emit(entry.name)
+        self._status(f"Deleted {entry.name}")
+        if self.document is not None and self.document.entry_id == entry_id:
+            if entries:
+                await self._open(entries[0].id)
+            else:
+                self._clear_document()
+
+    def undo_delete(self) -> None:
+        if not self._last_deleted:
+            self._status("Nothing to restore")
+            return
+        self.spawn(self._undo_delete(), label="Undo delete")
+
+    async def _undo_delete(self) -> None:
+        entry = self._last_deleted.pop()
+        restored = await self._io(self.library.restore, entry.id)
+        await self._refresh_entries()
+        self.deleteUndoable.emit(self._last_deleted[-1].name if self._last_deleted else "")
+        self._status(f"Restored {restored.name}")
+
+    def _clear_document(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.document = None
+        self.titleChanged.emit(APP_TITLE)
+        self.outlineChanged.emit({})
+        self.revisionsChanged.emit(None)
+        self.inspectorTarget.emit(None, None)
+
+    # ------------------------------------------------------------------ platform calls
+
+    def run_platform(self, request: Any) -> None:
+        """A `platform` action in the preview: the host asks consent (Qt dialog) and runs it."""
+        runtime = self._preview.runtime if self._preview is not None else None
+        document = self.document
+        if self._host is None and self._host_factory is not None and document and document.entry_id:
+            # One host per open prototype, made on its first call (grants are per entry id).
+            self._host = self._host_factory(document.entry_id)
+        if self._host is None or runtime is None:
+            if runtime is not None:
+                runtime.resolve_platform(request, "error", "platform calls are not available")
+            self._error(f"{request.call}: platform calls are not available in this window")
+            return
+        # The host's own `dispatch` needs a running loop; a Qt slot may run outside one
+        # (a click delivered before the loop resumes), so the task is started and kept here.
+        self.spawn(self._host.run(runtime, request), label=str(request.call))
+        self._status(f"Platform call: {request.call}")
+
+
+def _spec_bytes(spec: dict[str, Any]) -> bytes:
+    from studio.library.atomic import dumps
+
+    return dumps(spec)

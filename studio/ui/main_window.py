@@ -1,0 +1,259 @@
+"""The studio window: builds the panels, menus and docks and wires them to the controller.
+
+Only building and wiring lives here (`_add_widgets`, `_connect_signals`); commands are in
+`studio.ui.controller`, panels in their own modules.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QPushButton,
+    QWidget,
+)
+
+from studio.ui import commands
+from studio.ui.dnd import FileDropFilter
+from studio.ui.inspector import InspectorPanel
+from studio.ui.library_panel import LibraryPanel
+from studio.ui.preview_pane import PreviewPane
+from studio.ui.revisions_panel import RevisionsPanel
+from studio.ui.settings import UiSettings
+from studio.ui.spec_tree import SpecTreePanel
+
+if TYPE_CHECKING:
+    from studio.ui.controller import StudioController
+
+APP_TITLE = "Proto Studio"
+AGENT_PLACEHOLDER = "The agent sheet goes here (describe a change, review the draft, apply)."
+
+
+class MainWindow(QMainWindow):
+    """Proto Studio's main window. `closing` is emitted once, after the layout was saved."""
+
+    closing = Signal()
+
+    def __init__(self, controller: StudioController | None, settings: UiSettings) -> None:
+        """With a controller the window is complete at once. Without one (start-up) it is a
+        shell that can paint first; `attach(controller)` then builds the preview and wires."""
+        super().__init__()
+        self.setObjectName("studioWindow")
+        self.setWindowTitle(APP_TITLE)
+        self.setAcceptDrops(True)
+        self.controller: StudioController = None  # type: ignore[assignment]  # set by attach
+        self.settings = settings
+        self._closed = False
+        self._add_widgets()
+        self._restore_layout()
+        if controller is not None:
+            self.attach(controller)
+
+    def attach(self, controller: StudioController) -> None:
+        self.controller = controller
+        self.preview_pane.build_preview()
+        self._connect_signals()
+
+    # ------------------------------------------------------------------ building
+
+    def _add_widgets(self) -> None:
+        self.resize(1440, 900)
+        self.preview_pane = PreviewPane(self, deferred=True)
+        self.setCentralWidget(self.preview_pane)
+
+        self.library_panel = LibraryPanel(self)
+        self.spec_tree = SpecTreePanel(self)
+        self.inspector = InspectorPanel(self)
+        self.revisions = RevisionsPanel(self)
+        self.agent_placeholder = QLabel(AGENT_PLACEHOLDER, self)
+        self.agent_placeholder.setObjectName("agentPlaceholder")
+        self.agent_placeholder.setWordWrap(True)
+        self.agent_placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.library_dock = self._dock("libraryDock", "Library", self.library_panel, left)
+        self.tree_dock = self._dock("specTreeDock", "Spec tree", self.spec_tree, left)
+        self.agent_dock = self._dock("agentDock", "Agent", self.agent_placeholder, right)
+        self.inspector_dock = self._dock("inspectorDock", "Inspector", self.inspector, right)
+        self.revisions_dock = self._dock("revisionsDock", "Revisions", self.revisions, right)
+        self.tabifyDockWidget(self.inspector_dock, self.revisions_dock)
+        self.inspector_dock.raise_()
+        self.resizeDocks(
+            [self.library_dock, self.agent_dock], [360, 340], Qt.Orientation.Horizontal
+        )
+
+        self.actions_by_name = commands.build_actions(self)
+        a = self.actions_by_name
+        file_menu = self.menuBar().addMenu("&File")
+        file_menu.addAction(a["new"])
+        file_menu.addAction(a["open"])
+        self.recent_menu = QMenu("Open &recent", self)
+        self.recent_menu.setObjectName("recentMenu")
+        file_menu.addMenu(self.recent_menu)
+        file_menu.addSeparator()
+        for name in ("export_bundle", "export_spec", "export_png"):
+            file_menu.addAction(a[name])
+        file_menu.addSeparator()
+        file_menu.addAction(a["quit"])
+        edit_menu = self.menuBar().addMenu("&Edit")
+        for name in ("undo", "redo"):
+            edit_menu.addAction(a[name])
+        edit_menu.addSeparator()
+        edit_menu.addAction(a["paste_spec"])
+        edit_menu.addAction(a["undo_delete"])
+        view_menu = self.menuBar().addMenu("&View")
+        for dock in (
+            self.library_dock,
+            self.tree_dock,
+            self.inspector_dock,
+            self.revisions_dock,
+            self.agent_dock,
+        ):
+            view_menu.addAction(dock.toggleViewAction())
+        a["undo_delete"].setEnabled(False)
+
+        self.undo_delete_button = QPushButton("Undo delete", self)
+        self.undo_delete_button.setObjectName("undoDeleteButton")
+        self.undo_delete_button.setFlat(True)
+        self.undo_delete_button.hide()
+        self.statusBar().addPermanentWidget(self.undo_delete_button)
+
+        self.drop_filter = FileDropFilter(self)
+        self.installEventFilter(self.drop_filter)
+        self._fill_recent([])
+
+    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    # ------------------------------------------------------------------ wiring
+
+    def _connect_signals(self) -> None:
+        c, a = self.controller, self.actions_by_name
+        c.attach_preview(self.preview_pane.preview)
+        preview = self.preview_pane.preview
+
+        # Controller -> panels.
+        c.titleChanged.connect(self.setWindowTitle)
+        c.statusMessage.connect(partial(self.statusBar().showMessage, timeout=8000))
+        c.errorMessage.connect(partial(self.statusBar().showMessage, timeout=20000))
+        c.templatesChanged.connect(self.library_panel.set_templates)
+        c.entriesChanged.connect(self.library_panel.set_entries)
+        c.thumbnailReady.connect(self.library_panel.set_thumbnail)
+        c.documentOpened.connect(lambda doc: self.library_panel.select(doc.entry_id))
+        c.outlineChanged.connect(self.spec_tree.set_spec)
+        c.previewOpened.connect(self.preview_pane.set_spec)
+        c.previewChanged.connect(self.preview_pane.apply_change)
+        c.changedNodes.connect(self.spec_tree.highlight)
+        c.changedNodes.connect(preview.set_highlighted)
+        c.selectionChanged.connect(self.spec_tree.select)
+        c.selectionChanged.connect(preview.set_selected)
+        c.inspectorTarget.connect(self.inspector.show_node)
+        c.revisionsChanged.connect(self.revisions.show_log)
+        c.deleteUndoable.connect(self._offer_undo_delete)
+        c.recentFilesChanged.connect(self._fill_recent)
+
+        # Panels -> controller.
+        self.spec_tree.nodeSelected.connect(c.select)
+        self.preview_pane.nodeClicked.connect(c.select)
+        self.preview_pane.platformRequested.connect(c.run_platform)
+        self.revisions.undoRequested.connect(c.undo)
+        self.revisions.redoRequested.connect(c.redo)
+        self.library_panel.openRequested.connect(c.open_entry)
+        self.library_panel.newRequested.connect(c.new_from_template)
+        self.library_panel.importRequested.connect(a["open"].trigger)
+        self.library_panel.exportRequested.connect(self._ask_export_bundle)
+        self.library_panel.duplicateRequested.connect(c.duplicate)
+        self.library_panel.renameRequested.connect(c.rename)
+        self.library_panel.deleteRequested.connect(c.delete)
+        self.library_panel.undoDeleteRequested.connect(c.undo_delete)
+        self.undo_delete_button.clicked.connect(c.undo_delete)
+        self.drop_filter.filesDropped.connect(c.import_files)
+
+        # Menu commands.
+        a["new"].triggered.connect(self._show_new_menu)
+        a["open"].triggered.connect(lambda: commands.ask_open(self, lambda p: c.import_files([p])))
+        a["paste_spec"].triggered.connect(c.import_clipboard)
+        a["export_bundle"].triggered.connect(lambda: self._ask_export_bundle(None))
+        a["export_spec"].triggered.connect(
+            lambda: commands.ask_save(
+                self, "Export spec JSON", commands.JSON_FILTER, "json",
+                self._suggested("json"), c.export_spec,
+            )
+        )  # fmt: skip
+        a["export_png"].triggered.connect(
+            lambda: commands.ask_save(
+                self, "Export preview PNG", commands.PNG_FILTER, "png",
+                self._suggested("png"), c.export_png,
+            )
+        )  # fmt: skip
+        a["quit"].triggered.connect(self.close)
+        a["undo"].triggered.connect(c.undo)
+        a["redo"].triggered.connect(c.redo)
+        a["undo_delete"].triggered.connect(c.undo_delete)
+
+    def _suggested(self, suffix: str) -> str:
+        document = self.controller.document
+        return commands.file_name_for(document.name if document else "prototype", suffix)
+
+    def _ask_export_bundle(self, entry_id: str | None) -> None:
+        commands.ask_save(
+            self,
+            "Export bundle",
+            commands.BUNDLE_FILTER,
+            "protobundle",
+            self._suggested("protobundle"),
+            lambda path: self.controller.export_bundle(path, entry_id),
+        )
+
+    def _show_new_menu(self) -> None:
+        button = self.library_panel.new_button
+        self.library_dock.show()
+        self.library_panel.new_menu.popup(button.mapToGlobal(button.rect().bottomLeft()))
+
+    def _offer_undo_delete(self, name: str) -> None:
+        self.undo_delete_button.setText(f"Undo delete of {name}" if name else "Undo delete")
+        self.undo_delete_button.setVisible(bool(name))
+        self.actions_by_name["undo_delete"].setEnabled(bool(name))
+
+    def _fill_recent(self, paths: list[str]) -> None:
+        self.recent_menu.clear()
+        for path in paths:
+            action = QAction(path, self.recent_menu)
+            action.triggered.connect(
+                lambda _checked=False, p=path: self.controller.import_files([p])
+            )
+            self.recent_menu.addAction(action)
+        self.recent_menu.setEnabled(bool(paths))
+
+    def recent_actions(self) -> list[QAction]:
+        return [a for a in self.recent_menu.actions() if not a.isSeparator()]
+
+    # ------------------------------------------------------------------ layout
+
+    def _restore_layout(self) -> None:
+        geometry, state = self.settings.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    def save_layout(self) -> None:
+        self.settings.set_window_state(self.saveGeometry(), self.saveState())
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._closed:
+            self._closed = True
+            self.save_layout()
+            self.closing.emit()
+        super().closeEvent(event)

@@ -1,0 +1,142 @@
+"""The centre of the window: preview toolbar (device size, theme, edit/interact, reset), the
+preview itself and the runtime's event log in a collapsible strip."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+if TYPE_CHECKING:
+    from studio.preview.widget import PreviewWidget
+
+DEVICE_SIZES: list[tuple[str, int, int]] = [
+    ("Compact phone · 360×800", 360, 800),
+    ("Large phone · 412×915", 412, 915),
+    ("Small phone · 320×640", 320, 640),
+    ("Foldable · 673×841", 673, 841),
+]
+THEMES = [("Light", "light"), ("Dark", "dark"), ("System", "system")]
+MAX_LOG_LINES = 200
+
+
+class PreviewPane(QWidget):
+    """Wraps `studio.preview.widget.PreviewWidget` with its controls. Re-emits its signals.
+
+    With `deferred=True` the preview (Qt Quick and its QML, the costly part of start-up) is
+    built by `build_preview()`, so the window can paint first; until then a placeholder shows."""
+
+    nodeClicked = Signal(str)
+    platformRequested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None, *, deferred: bool = False) -> None:
+        super().__init__(parent)
+        self.setObjectName("previewPane")
+        self.preview: PreviewWidget = None  # type: ignore[assignment]  # set by build_preview
+        self.device_combo = QComboBox(self)
+        for label, width, height in DEVICE_SIZES:
+            self.device_combo.addItem(label, (width, height))
+        self.theme_combo = QComboBox(self)
+        for label, value in THEMES:
+            self.theme_combo.addItem(label, value)
+        self.edit_button = QToolButton(self)
+        self.edit_button.setText("Edit mode")
+        self.edit_button.setCheckable(True)
+        self.edit_button.setToolTip("Click selects a node instead of running its action")
+        self.reset_button = QPushButton("Reset state", self)
+        self.log_toggle = QToolButton(self)
+        self.log_toggle.setText("Events")
+        self.log_toggle.setCheckable(True)
+        self.log_toggle.setChecked(True)
+        self.event_log = QListWidget(self)
+        self.event_log.setObjectName("eventLog")
+        self.event_log.setMaximumHeight(120)
+        self.status = QLabel("", self)
+        self.placeholder = QLabel("Loading the preview…", self)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.device_combo)
+        bar.addWidget(self.theme_combo)
+        bar.addWidget(self.edit_button)
+        bar.addWidget(self.reset_button)
+        bar.addStretch(1)
+        bar.addWidget(self.log_toggle)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addLayout(bar)
+        self._layout.addWidget(self.placeholder, 1)
+        self._layout.addWidget(self.event_log)
+        self.log_toggle.toggled.connect(self.event_log.setVisible)
+        if not deferred:
+            self.build_preview()
+
+    def build_preview(self) -> PreviewWidget:
+        """Create the preview (once) in place of the placeholder and connect its controls."""
+        if self.preview is not None:
+            return self.preview
+        from studio.preview.widget import PreviewWidget
+
+        self.preview = PreviewWidget(self)
+        self._layout.replaceWidget(self.placeholder, self.preview)
+        self.placeholder.hide()
+        self.device_combo.currentIndexChanged.connect(self._on_device)
+        self.theme_combo.currentIndexChanged.connect(self._on_theme)
+        self.edit_button.toggled.connect(self.preview.set_edit_mode)
+        self.reset_button.clicked.connect(self._on_reset)
+        self.preview.nodeClicked.connect(self.nodeClicked)
+        self.preview.platformRequested.connect(self.platformRequested)
+        self.preview.runtimeEvent.connect(self.log_event)
+        # Choices made (or restored) before the preview existed apply now.
+        self._on_device(self.device_combo.currentIndex())
+        self._on_theme(self.theme_combo.currentIndex())
+        self.preview.set_edit_mode(self.edit_button.isChecked())
+        return self.preview
+
+    def set_spec(self, spec: dict[str, Any]) -> None:
+        self.preview.set_spec(spec)
+        self.event_log.clear()
+
+    def apply_change(self, spec: dict[str, Any], changed: Iterable[str]) -> None:
+        self.preview.apply_change(spec, list(changed))
+
+    def set_edit_mode(self, on: bool) -> None:
+        self.edit_button.setChecked(on)
+
+    def log_event(self, event: Any) -> None:
+        data = event.to_json() if hasattr(event, "to_json") else dict(event)
+        payload = json.dumps(data.get("payload"), ensure_ascii=False)
+        if len(payload) > 80:
+            payload = payload[:77] + "..."
+        self.event_log.addItem(
+            f"#{data.get('sequence')} {data.get('kind')} {data.get('name')} {payload}"
+        )
+        while self.event_log.count() > MAX_LOG_LINES:
+            self.event_log.takeItem(0)
+        self.event_log.scrollToBottom()
+
+    def log_lines(self) -> list[str]:
+        return [self.event_log.item(i).text() for i in range(self.event_log.count())]
+
+    def _on_device(self, index: int) -> None:
+        width, height = self.device_combo.itemData(index)
+        self.preview.set_device_size(width, height)
+
+    def _on_theme(self, index: int) -> None:
+        self.preview.set_theme(self.theme_combo.itemData(index))
+
+    def _on_reset(self) -> None:
+        self.preview.reset_state()
+        self.event_log.clear()

@@ -1,0 +1,67 @@
+"""Builds a real studio window for tests (real Library, settings, preview) and drives its loop."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from studio.library.store import Library
+from studio.ui.controller import StudioController
+from studio.ui.main_window import MainWindow
+from studio.ui.settings import UiSettings
+
+# The offscreen platform cannot size top-level windows and says so; nothing else is ignored.
+OFFSCREEN_SIZE_HINTS = r"This plugin does not support propagateSizeHints\(\)"
+
+
+@dataclass
+class Studio:
+    window: MainWindow
+    controller: StudioController
+    library: Library
+    settings: UiSettings
+    loop: asyncio.AbstractEventLoop
+
+    def settle(self) -> None:
+        """Run the loop until every command the controller started has finished."""
+        self.loop.run_until_complete(self.controller.idle())
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+        async def poll() -> None:
+            while not predicate():  # noqa: ASYNC110 (a UI state, no event to await)
+                await asyncio.sleep(0.02)
+
+        self.loop.run_until_complete(asyncio.wait_for(poll(), timeout))
+        self.settle()
+
+    @property
+    def status(self) -> str:
+        return self.window.statusBar().currentMessage()
+
+    def close(self) -> None:
+        self.window.close()
+        self.loop.run_until_complete(self.controller.aclose())
+        # Collect cyclic garbage on the GUI thread, never later in the library worker thread
+        # (a QObject destroyed there makes Qt warn or crash).
+        gc.collect()
+
+
+def build_studio(
+    loop: asyncio.AbstractEventLoop, qtbot: Any, home: Path, *, file: str | None = None,
+    host_factory: Any = None,
+) -> Studio:  # fmt: skip
+    library = Library(home)
+    settings = UiSettings(home / "config" / "ui.ini")
+    controller = StudioController(library, settings, host_factory=host_factory)
+    controller.thumbnail_delay = 0.05
+    window = MainWindow(controller, settings)
+    qtbot.addWidget(window)
+    window.show()
+    studio = Studio(window, controller, library, settings, loop)
+    controller.start(file)
+    studio.settle()
+    return studio

@@ -1,0 +1,133 @@
+"""The inspector: form and JSON edits become validated revisions; invalid ones change nothing."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from studio.document import Document
+from studio.ui.inspector import InspectorPanel
+
+SPEC: dict[str, Any] = {
+    "id": "i",
+    "window": {"placement": {"type": "fullscreen"}},
+    "state": {"on": False, "name": ""},
+    "root": {
+        "type": "column",
+        "children": [
+            {"type": "text", "id": "title", "text": "Hello"},
+            {"type": "button", "id": "go", "label": "Go", "variant": "filled"},
+            {"type": "switch", "id": "sw", "stateKey": "on"},
+        ],
+    },
+}
+
+
+@pytest.fixture
+def doc() -> Document:
+    return Document(copy.deepcopy(SPEC), name="Inspector test")
+
+
+@pytest.fixture
+def inspector(qtbot: Any) -> InspectorPanel:
+    panel = InspectorPanel()
+    qtbot.addWidget(panel)
+    return panel
+
+
+def test_nothing_selected_disables_the_form(inspector: InspectorPanel, doc: Document) -> None:
+    inspector.show_node(doc, None)
+    assert inspector.title.text() == "Nothing selected"
+    assert not inspector.tabs.isEnabled()
+    inspector.show_node(doc, "no-such-node")
+    assert not inspector.tabs.isEnabled()
+
+
+def test_form_shows_the_common_fields(inspector: InspectorPanel, doc: Document) -> None:
+    inspector.show_node(doc, "go")
+    assert inspector.title.text() == "button · go"
+    assert inspector.id_edit.text() == "go"
+    assert inspector.text_label.text() == "Label"
+    assert inspector.text_edit.text() == "Go"
+    assert inspector.variant_combo.currentText() == "filled"
+    assert not inspector.state_key_edit.isEnabled()
+    assert json.loads(inspector.json_edit.toPlainText()) == SPEC["root"]["children"][1]
+
+
+def test_form_edit_is_one_user_revision(
+    inspector: InspectorPanel, doc: Document, qtbot: Any
+) -> None:
+    inspector.show_node(doc, "go")
+    inspector.text_edit.setText("Continue")
+    inspector.variant_combo.setCurrentText("outlined")
+    with qtbot.waitSignal(inspector.edited) as blocker:
+        inspector.apply_form_button.click()
+    assert blocker.args == ["Edit go (form)"]
+    node = doc.spec["root"]["children"][1]
+    assert node["label"] == "Continue" and node["variant"] == "outlined"
+    [revision] = doc.revisions.revisions
+    assert revision.author == "user" and revision.summary == "Edit go (form)"
+    doc.undo()
+    assert doc.spec == SPEC
+
+
+def test_unchanged_form_makes_no_revision(
+    inspector: InspectorPanel, doc: Document, qtbot: Any
+) -> None:
+    inspector.show_node(doc, "title")
+    with qtbot.assertNotEmitted(inspector.edited):
+        inspector.apply_form()
+    assert doc.revisions.revisions == []
+
+
+def test_json_edit_applies(inspector: InspectorPanel, doc: Document) -> None:
+    inspector.show_node(doc, "title")
+    inspector.json_edit.setPlainText(
+        json.dumps(
+            {"type": "text", "id": "title", "text": "Hi", "style": {"textStyle": "headlineSmall"}}
+        )
+    )
+    inspector.apply_json_button.click()
+    assert doc.spec["root"]["children"][0]["style"] == {"textStyle": "headlineSmall"}
+    assert inspector.error_text() == ""
+
+
+def test_invalid_json_edit_shows_path_and_changes_nothing(
+    inspector: InspectorPanel, doc: Document, qtbot: Any
+) -> None:
+    inspector.show_node(doc, "sw")
+    inspector.json_edit.setPlainText(json.dumps({"type": "switch", "id": "sw", "stateKey": "name"}))
+    with qtbot.assertNotEmitted(inspector.edited):
+        inspector.apply_json_button.click()
+    assert not inspector.error.isHidden()
+    assert "stateKey" in inspector.error_text()
+    assert doc.spec == SPEC and doc.revisions.revisions == []
+
+
+def test_json_syntax_error_names_line_and_column(inspector: InspectorPanel, doc: Document) -> None:
+    inspector.show_node(doc, "title")
+    inspector.json_edit.setPlainText('{"type": "text",\n "text": }')
+    inspector.apply_json()
+    assert inspector.error_text().startswith("JSON line 2 column")
+    assert doc.spec == SPEC
+
+
+def test_renaming_the_id_follows_the_node(inspector: InspectorPanel, doc: Document) -> None:
+    inspector.show_node(doc, "title")
+    inspector.id_edit.setText("heading")
+    inspector.apply_form()
+    assert doc.spec["root"]["children"][0]["id"] == "heading"
+    assert inspector.title.text() == "text · heading"
+
+
+def test_root_edit_is_a_whole_spec_revision(inspector: InspectorPanel, doc: Document) -> None:
+    inspector.show_node(doc, "root")
+    root = copy.deepcopy(SPEC["root"])
+    root["children"] = root["children"][:1]
+    inspector.json_edit.setPlainText(json.dumps(root))
+    inspector.apply_json()
+    assert len(doc.spec["root"]["children"]) == 1
+    assert len(doc.revisions.revisions) == 1

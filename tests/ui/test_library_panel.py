@@ -1,0 +1,118 @@
+"""The library panel on its own: what it lists and which requests its controls make."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QColor, QImage
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMainWindow
+
+from studio.library.entries import LibraryEntry
+from studio.library.templates import list_templates
+from studio.ui.controller import png_bytes
+from studio.ui.library_panel import LibraryPanel, modified_label
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+
+def entry(
+    entry_id: str, name: str, source: str = "file", modified: str = "2026-11-30T10:00:00.000Z"
+) -> LibraryEntry:
+    return LibraryEntry(id=entry_id, name=name, source=source, created=modified, modified=modified)
+
+
+@pytest.fixture
+def panel(qtbot: Any) -> LibraryPanel:
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    panel.set_entries([entry("aaa", "Checkout", "generated"), entry("bbb", "Inbox", "share")])
+    panel.show()
+    return panel
+
+
+def test_lists_name_source_and_modified(panel: LibraryPanel) -> None:
+    assert panel.entry_ids() == ["aaa", "bbb"]
+    assert panel.row("aaa") == ("Checkout", "Generated", modified_label("2026-11-30T10:00:00.000Z"))
+    assert panel.row("bbb")[1] == "Shared bundle"  # type: ignore[index]
+    assert modified_label("2026-11-30T10:00:00.000Z").startswith("2026-11-30 ")
+
+
+def test_thumbnail_shows_as_icon_and_survives_a_refresh(panel: LibraryPanel) -> None:
+    image = QImage(90, 160, QImage.Format.Format_RGB32)
+    image.fill(QColor("teal"))
+    assert not panel.has_thumbnail("aaa")
+    panel.set_thumbnail("aaa", png_bytes(image))
+    assert panel.has_thumbnail("aaa")
+    panel.set_entries([entry("aaa", "Checkout"), entry("ccc", "New")])
+    assert panel.has_thumbnail("aaa") and not panel.has_thumbnail("ccc")
+    panel.set_thumbnail("ccc", b"not a png")  # ignored, no crash
+    assert not panel.has_thumbnail("ccc")
+
+
+def test_buttons_act_on_the_selected_entry(panel: LibraryPanel, qtbot: Any) -> None:
+    panel.select(None)
+    assert not panel.delete_button.isEnabled()  # nothing selected
+    panel.select("bbb")
+    for button, signal in (
+        (panel.delete_button, panel.deleteRequested),
+        (panel.duplicate_button, panel.duplicateRequested),
+        (panel.export_button, panel.exportRequested),
+    ):
+        with qtbot.waitSignal(signal) as blocker:
+            button.click()
+        assert blocker.args == ["bbb"]
+    with qtbot.waitSignal(panel.importRequested):
+        panel.import_button.click()
+
+
+def test_activating_a_row_opens_it(panel: LibraryPanel, qtbot: Any) -> None:
+    panel.select("aaa")
+    panel.list.setFocus()
+    with qtbot.waitSignal(panel.openRequested) as blocker:
+        QTest.keyClick(panel.list, Qt.Key.Key_Return)
+    assert blocker.args == ["aaa"]
+
+
+def test_inline_rename_requests_a_rename(panel: LibraryPanel, qtbot: Any) -> None:
+    panel.select("aaa")
+    with qtbot.waitSignal(panel.renameRequested) as blocker:
+        panel.list.currentItem().setText(0, "  Checkout v2 ")
+    assert blocker.args == ["aaa", "Checkout v2"]
+    with qtbot.assertNotEmitted(panel.renameRequested):
+        panel.set_entries([entry("aaa", "Checkout v2")])  # a refresh is not a rename
+
+
+def test_new_menu_lists_the_templates(panel: LibraryPanel, qtbot: Any) -> None:
+    templates = list_templates()
+    panel.set_templates(templates)
+    actions = panel.new_menu.actions()
+    assert [a.text() for a in actions] == [t.name for t in templates]
+    with qtbot.waitSignal(panel.newRequested) as blocker:
+        actions[1].trigger()
+    assert blocker.args == [templates[1].id]
+
+
+def test_ctrl_z_in_the_list_undoes_a_delete_not_the_window_undo(qtbot: Any) -> None:
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    panel = LibraryPanel()
+    window.setCentralWidget(panel)
+    undo = QAction("Undo", window)
+    undo.setShortcut("Ctrl+Z")
+    window.addAction(undo)
+    window.show()
+    panel.set_entries([entry("aaa", "Checkout")])
+    panel.list.setFocus()
+    qtbot.waitUntil(panel.list.hasFocus)
+    triggered: list[bool] = []
+    undo.triggered.connect(lambda: triggered.append(True))
+    with qtbot.waitSignal(panel.undoDeleteRequested):
+        QTest.keyClick(panel.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert triggered == []
+    panel.select("aaa")
+    with qtbot.waitSignal(panel.deleteRequested) as blocker:
+        QTest.keyClick(panel.list, Qt.Key.Key_Delete)
+    assert blocker.args == ["aaa"]

@@ -1,0 +1,124 @@
+"""The preview pane: device size and theme pickers, edit/interact, reset, the event log strip."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtTest import QTest
+
+from studio.ui.preview_pane import DEVICE_SIZES, PreviewPane
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+SPEC: dict[str, Any] = {
+    "id": "p",
+    "window": {"placement": {"type": "fullscreen"}},
+    "state": {"count": 0},
+    "root": {
+        "type": "column",
+        "children": [
+            {"type": "text", "id": "count", "text": "Count {count}"},
+            {
+                "type": "button",
+                "id": "add",
+                "label": "Add",
+                "onTap": [{"type": "increment", "key": "count"}],
+            },
+        ],
+    },
+}
+
+
+@pytest.fixture
+def pane(qtbot: Any) -> PreviewPane:
+    pane = PreviewPane()
+    qtbot.addWidget(pane)
+    pane.resize(700, 1000)
+    pane.show()
+    pane.set_spec(copy.deepcopy(SPEC))
+    return pane
+
+
+def tap(pane: PreviewPane, qtbot: Any, address: str) -> None:
+    preview = pane.preview
+    qtbot.waitUntil(lambda: any(n["address"] == address for n in preview.visible_summary()))
+    node = next(n for n in preview.visible_summary() if n["address"] == address)
+    b = node["bounds"]
+    scene = preview.screen_item().mapToScene(
+        QPointF(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+    )
+    QTest.mouseClick(
+        preview.quick_widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+        QPoint(round(scene.x()), round(scene.y())),
+    )  # fmt: skip
+
+
+def test_device_size_picker_resizes_the_device(pane: PreviewPane) -> None:
+    controller = pane.preview.controller
+    assert (
+        controller.property("deviceWidth"),
+        controller.property("deviceHeight"),
+    ) == DEVICE_SIZES[0][1:]
+    pane.device_combo.setCurrentIndex(3)
+    assert (
+        controller.property("deviceWidth"),
+        controller.property("deviceHeight"),
+    ) == DEVICE_SIZES[3][1:]
+
+
+def test_theme_picker_switches_the_device_appearance(pane: PreviewPane) -> None:
+    controller = pane.preview.controller
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("dark"))
+    assert controller.property("dark")
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("light"))
+    assert not controller.property("dark")
+
+
+def test_interact_mode_runs_taps_and_logs_events(pane: PreviewPane, qtbot: Any) -> None:
+    tap(pane, qtbot, "add")
+    runtime = pane.preview.runtime
+    assert runtime is not None
+    qtbot.waitUntil(lambda: runtime.value("count") == 1)
+    qtbot.waitUntil(lambda: len(pane.log_lines()) > 0)
+    assert any(line.startswith("#") for line in pane.log_lines())
+    pane.reset_button.click()
+    assert runtime.value("count") == 0
+    assert pane.log_lines() == []
+
+
+def test_edit_mode_selects_instead_of_running(pane: PreviewPane, qtbot: Any) -> None:
+    pane.edit_button.click()
+    assert pane.preview.controller.property("editMode")
+    with qtbot.waitSignal(pane.nodeClicked) as blocker:
+        tap(pane, qtbot, "add")
+    assert blocker.args == ["add"]
+    assert pane.preview.runtime.value("count") == 0  # type: ignore[union-attr]
+
+
+def test_event_log_strip_collapses(pane: PreviewPane) -> None:
+    assert pane.event_log.isVisible()
+    pane.log_toggle.click()
+    assert not pane.event_log.isVisible()
+    pane.log_toggle.click()
+    assert pane.event_log.isVisible()
+
+
+def test_deferred_preview_keeps_choices_made_before_it_exists(qtbot: Any) -> None:
+    pane = PreviewPane(deferred=True)
+    qtbot.addWidget(pane)
+    assert pane.preview is None and pane.placeholder.text() == "Loading the preview…"
+    pane.device_combo.setCurrentIndex(2)
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("dark"))
+    pane.edit_button.setChecked(True)
+    preview = pane.build_preview()
+    assert pane.build_preview() is preview  # built once
+    controller = preview.controller
+    assert (
+        controller.property("deviceWidth"),
+        controller.property("deviceHeight"),
+    ) == DEVICE_SIZES[2][1:]
+    assert controller.property("dark") and controller.property("editMode")
+    assert pane.placeholder.isHidden()
