@@ -39,6 +39,15 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
+# `studio.spec.outline` is both a submodule and a function. Importing the submodule sets the
+# package attribute to the module, which would hide the function from `__getattr__`; binding the
+# function once here, after that import, keeps `from studio.spec import outline` a function. The
+# module is small (no validator import) so this costs little.
+from studio.spec import outline as _outline_module  # noqa: E402
+
+outline = _outline_module.outline
+
+
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:

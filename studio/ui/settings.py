@@ -42,8 +42,10 @@ class UiSettings:
     def recent_files(self) -> list[str]:
         value = self._qs.value("recent/files", [])
         if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in value or [] if v]
+            return [value] if value else []
+        if not isinstance(value, list | tuple):
+            return []
+        return [str(v) for v in value if v]
 
     def add_recent_file(self, path: str) -> list[str]:
         files = [path] + [f for f in self.recent_files() if f != path]
