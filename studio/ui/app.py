@@ -112,6 +112,7 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
         else:
             await closed.wait()
     finally:
+        await window.agent_sheet.aclose()
         await controller.aclose()
         platform.close()
         window.deleteLater()  # before the QApplication goes: QML must not outlive its context

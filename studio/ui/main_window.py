@@ -57,9 +57,19 @@ class MainWindow(QMainWindow):
             self.attach(controller)
 
     def attach(self, controller: StudioController) -> None:
+        from studio.ui.agent_sheet import install_agent_sheet
+
         self.controller = controller
         self.preview_pane.build_preview()
         self._connect_signals()
+        # The agent sheet replaces the dock's placeholder and follows the open prototype.
+        self.agent_sheet = install_agent_sheet(
+            self,
+            lambda: self.controller.document,
+            self.preview_pane.preview,
+            self.spec_tree,
+            document_opened=controller.documentOpened,
+        )
 
     # ------------------------------------------------------------------ building
 

@@ -44,6 +44,7 @@ class Studio:
 
     def close(self) -> None:
         self.window.close()
+        self.loop.run_until_complete(self.window.agent_sheet.aclose())
         self.loop.run_until_complete(self.controller.aclose())
         # Collect cyclic garbage on the GUI thread, never later in the library worker thread
         # (a QObject destroyed there makes Qt warn or crash).

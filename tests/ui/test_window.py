@@ -96,8 +96,7 @@ def test_first_launch_lists_templates_and_opens_one(studio: Studio) -> None:
     assert document is not None
     assert window.windowTitle() == f"Proto Studio — {document.name}"
     assert window.spec_tree.view.model().rowCount() == 1  # the root, expanded below
-    assert window.findChild(QDockWidget, "agentDock").widget().objectName() == "agentPlaceholder"
-    assert "agent sheet goes here" in window.agent_placeholder.text()
+    assert window.findChild(QDockWidget, "agentDock").widget().objectName() == "agentSheet"
     assert studio.window.dockWidgetArea(window.agent_dock) == Qt.DockWidgetArea.RightDockWidgetArea
 
 
@@ -455,3 +454,16 @@ def test_unreadable_file_at_start_says_so_and_opens_the_library(
         assert studio.status.startswith("Import failed: bad.json")
     finally:
         studio.close()
+
+
+def test_agent_sheet_sits_in_the_agent_dock_and_follows_the_open_prototype(
+    studio: Studio,
+) -> None:
+    from PySide6.QtWidgets import QDockWidget
+
+    from studio.ui.agent_sheet import AgentSheet
+
+    dock = studio.window.findChild(QDockWidget, "agentDock")
+    assert isinstance(dock.widget(), AgentSheet)
+    assert studio.controller.document is not None
+    assert studio.window.agent_sheet._document is studio.controller.document
