@@ -31,7 +31,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in SUBCOMMANDS:
         name = args[0]
-        parser = argparse.ArgumentParser(prog=f"proto-studio {name}", description=SUBCOMMANDS[name][2])
+        parser = argparse.ArgumentParser(
+            prog=f"proto-studio {name}", description=SUBCOMMANDS[name][2]
+        )
         try:
             configure, run = _load(name)
         except ImportError as exc:  # a subcommand whose module is not built yet

@@ -28,12 +28,16 @@ def conformance_dir() -> Path:
     """AutoMobile's corpus, read in place from ../shared (never copied into the repo)."""
     root = _conformance_root()
     if not root.is_dir():
-        pytest.skip(f"AutoMobile conformance corpus not found at {root} (set PROTO_STUDIO_CONFORMANCE)")
+        pytest.skip(
+            f"AutoMobile conformance corpus not found at {root} (set PROTO_STUDIO_CONFORMANCE)"
+        )
     return root
 
 
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """Every test gets its own user data/config folder (library, settings, traces)."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("PROTO_STUDIO_HOME", str(home))

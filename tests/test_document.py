@@ -27,7 +27,9 @@ def test_apply_ops_records_a_user_revision_and_undo_restores_it() -> None:
     seen: list[DocumentChange] = []
     doc.subscribe(seen.append)
     node = {"type": "text", "id": "title", "text": "Welcome"}
-    revision = doc.apply_ops([{"op": "replaceNode", "id": "title", "node": node}], summary="Retitle")
+    revision = doc.apply_ops(
+        [{"op": "replaceNode", "id": "title", "node": node}], summary="Retitle"
+    )
     assert doc.spec["root"]["children"][0]["text"] == "Welcome"
     assert revision.author == "user" and revision.summary == "Retitle"
     assert "title" in revision.changed
