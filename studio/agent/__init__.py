@@ -8,16 +8,22 @@ Who owns what:
 - clients.py    ModelClient interface; Chat Completions and Responses clients over httpx;
                 the loopback-only guard (PROTO_STUDIO_ALLOW_MODEL_REQUESTS=0)
 - errors.py     ModelError kinds (auth, rate_limit, retryable, context_length, fatal, blocked)
-- profiles.py   provider profiles and their quirks (OpenAI, Ollama, LM Studio, llama.cpp, ...)
+- profiles.py   provider profiles and their quirks (OpenAI, Ollama, LM Studio, llama.cpp, ...);
+                per-model list prices and `cost` (0 on a local server)
 - registry.py   Tool (schema, description, examples, timeout, idempotent) and ToolRegistry
 - guards.py     Limits (turn cap, token budget), StuckDetector, RetryPolicy
 - loop.py       AgentLoop: the turn loop, tool batches, askUser/approval pauses, cancellation
 - draft.py      Draft: revisions over the starting spec; preview, apply, discard, undo
 - tools.py      the ten spec tools bound to a draft (outline ... askUser), PreviewProvider
 - guide.py      the spec guide and system prompt, generated from the JSON Schema
-- session.py    AgentSession: draft + tools + loop + trace, the object the UI and CLI drive
+- session.py    AgentSession: draft + tools + loop + trace, the object the UI and CLI drive:
+                run (with the selected node's subtree), follow_up, resume, cancel, save
 - trace.py      Tracer (trace id, steps), logging, secret masking
-- snapshot.py   versioned run snapshots; replay.py re-runs one without a model
-- router.py     local vs cloud model per task; keys.py API keys (keychain, env, session)
+- snapshot.py   versioned run snapshots (asave_snapshot writes off the loop); replay.py re-runs
+                one without a model (Replayer,
+                replay(on_event=) streams the events of a live run)
+- router.py     local vs cloud model per task; keys.py API keys (keychain, env, session;
+                aget/aset/adelete keep the keychain off the event loop)
+- blocking.py   off_loop: blocking calls (keychain, files) in a private worker thread pool
 - testing.py    ScriptedModel for tests; cli.py `proto-studio agent`
 """

@@ -2,6 +2,9 @@
 
 Without a usable keychain the key is kept for this session only, with a clear warning. Every key
 read here is registered with the global masker, so it never reaches a log, trace or snapshot.
+The keychain can block (a locked keyring, a D-Bus round trip), so the event loop (the studio's GUI
+thread) uses `aget`/`aset`/`adelete`, which run the keyring call in a worker thread; `get`/`set`/
+`delete` are for the CLI and scripts.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Literal
 import keyring
 import keyring.errors
 
+from studio.agent.blocking import off_loop  # a private thread pool (not asyncio.to_thread)
 from studio.agent.trace import GLOBAL_MASKER, Masker
 
 SERVICE = "proto-studio"
@@ -37,22 +41,18 @@ class KeyStore:
         self._session: dict[str, str] = {}
         self._masker = masker
 
+    # -- blocking (CLI, scripts) ------------------------------------------------------------
+
     def get(self, account: str) -> KeyLookup:
         """The env var wins (explicit for this process), then a session key, then the keychain."""
-        env = os.environ.get(ENV)
-        if env:
-            self._masker.add(env)
-            return KeyLookup(env, "env")
-        if account in self._session:
-            return KeyLookup(self._session[account], "session")
+        known = self._without_keychain(account)
+        if known is not None:
+            return known
         try:
             key = keyring.get_password(SERVICE, account)
         except keyring.errors.KeyringError as exc:
             return KeyLookup(None, None, _no_keychain(exc))
-        if key:
-            self._masker.add(key)
-            return KeyLookup(key, "keychain")
-        return KeyLookup(None, None)
+        return self._from_keychain(key)
 
     def set(self, account: str, key: str) -> KeyLookup:
         """Store in the keychain; without one, keep it for this session and say so."""
@@ -60,17 +60,70 @@ class KeyStore:
         try:
             keyring.set_password(SERVICE, account, key)
         except keyring.errors.KeyringError as exc:
-            self._session[account] = key
-            return KeyLookup(key, "session", _no_keychain(exc))
-        self._session.pop(account, None)
-        return KeyLookup(key, "keychain")
+            return self._session_only(account, key, exc)
+        return self._stored(account, key)
 
     def delete(self, account: str) -> None:
         self._session.pop(account, None)
         try:
             keyring.delete_password(SERVICE, account)
         except keyring.errors.KeyringError:
-            pass
+            pass  # nothing stored, or no keychain: either way no key is left
+
+    # -- for the event loop: the keyring call runs in a worker thread -----------------------
+
+    async def aget(self, account: str) -> KeyLookup:
+        """`get` without blocking the event loop."""
+        known = self._without_keychain(account)
+        if known is not None:
+            return known
+        try:
+            key = await off_loop(keyring.get_password, SERVICE, account)
+        except keyring.errors.KeyringError as exc:
+            return KeyLookup(None, None, _no_keychain(exc))
+        return self._from_keychain(key)
+
+    async def aset(self, account: str, key: str) -> KeyLookup:
+        """`set` without blocking the event loop."""
+        self._masker.add(key)
+        try:
+            await off_loop(keyring.set_password, SERVICE, account, key)
+        except keyring.errors.KeyringError as exc:
+            return self._session_only(account, key, exc)
+        return self._stored(account, key)
+
+    async def adelete(self, account: str) -> None:
+        """`delete` without blocking the event loop."""
+        self._session.pop(account, None)
+        try:
+            await off_loop(keyring.delete_password, SERVICE, account)
+        except keyring.errors.KeyringError:
+            pass  # nothing stored, or no keychain: either way no key is left
+
+    # -- shared steps -----------------------------------------------------------------------
+
+    def _without_keychain(self, account: str) -> KeyLookup | None:
+        env = os.environ.get(ENV)
+        if env:
+            self._masker.add(env)
+            return KeyLookup(env, "env")
+        if account in self._session:
+            return KeyLookup(self._session[account], "session")
+        return None
+
+    def _from_keychain(self, key: str | None) -> KeyLookup:
+        if key:
+            self._masker.add(key)
+            return KeyLookup(key, "keychain")
+        return KeyLookup(None, None)
+
+    def _session_only(self, account: str, key: str, exc: Exception) -> KeyLookup:
+        self._session[account] = key
+        return KeyLookup(key, "session", _no_keychain(exc))
+
+    def _stored(self, account: str, key: str) -> KeyLookup:
+        self._session.pop(account, None)
+        return KeyLookup(key, "keychain")
 
 
 def _no_keychain(exc: Exception) -> str:

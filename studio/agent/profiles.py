@@ -2,9 +2,44 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 import httpx
+
+from studio.agent.events import Usage
+
+
+@dataclass(frozen=True)
+class ModelPrice:
+    """A model's list price in USD per million tokens."""
+
+    input_per_million: float
+    output_per_million: float
+
+    def cost(self, usage: Usage) -> float:
+        """What `usage` costs in USD."""
+        return (
+            usage.input_tokens * self.input_per_million
+            + usage.output_tokens * self.output_per_million
+        ) / 1_000_000
+
+
+FREE = ModelPrice(0.0, 0.0)
+
+# OpenAI list prices (USD per 1M tokens, standard tier, uncached input) as published in 2025.
+OPENAI_PRICES: dict[str, ModelPrice] = {
+    "gpt-4o": ModelPrice(2.50, 10.00),
+    "gpt-4o-mini": ModelPrice(0.15, 0.60),
+    "gpt-4.1": ModelPrice(2.00, 8.00),
+    "gpt-4.1-mini": ModelPrice(0.40, 1.60),
+    "gpt-4.1-nano": ModelPrice(0.10, 0.40),
+    "gpt-5": ModelPrice(1.25, 10.00),
+    "gpt-5-mini": ModelPrice(0.25, 2.00),
+    "gpt-5-nano": ModelPrice(0.05, 0.40),
+}
+_DATED = re.compile(r"-\d{4}-\d{2}-\d{2}$")  # a pinned snapshot: "gpt-4o-mini-2024-07-18"
 
 
 @dataclass(frozen=True)
@@ -25,6 +60,19 @@ class ProviderProfile:
     # Whether the server is on this machine (a "local model" for the router).
     local: bool = False
     needs_key: bool = True
+    # List prices per model; a local server costs nothing whatever the model.
+    prices: Mapping[str, ModelPrice] = field(default_factory=dict, compare=False)
+
+    def price(self, model: str) -> ModelPrice | None:
+        """The model's price: 0 on a local server, None where the price is unknown."""
+        if self.local:
+            return FREE
+        return self.prices.get(model) or self.prices.get(_DATED.sub("", model))
+
+    def cost(self, model: str, usage: Usage) -> float | None:
+        """What `usage` of `model` costs in USD: 0 on a local server, None if unknown."""
+        price = self.price(model)
+        return None if price is None else price.cost(usage)
 
     def with_base_url(self, base_url: str) -> ProviderProfile:
         return replace(self, default_base_url=base_url)
@@ -33,7 +81,7 @@ class ProviderProfile:
 PROFILES: dict[str, ProviderProfile] = {
     p.name: p
     for p in (
-        ProviderProfile("openai", "https://api.openai.com/v1"),
+        ProviderProfile("openai", "https://api.openai.com/v1", prices=OPENAI_PRICES),
         ProviderProfile(
             "ollama",
             "http://localhost:11434/v1",

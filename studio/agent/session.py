@@ -69,13 +69,48 @@ class AgentSession:
     def trace_id(self) -> str:
         return self.tracer.trace_id
 
+    @property
+    def limits(self) -> Limits:
+        """The turn cap and token budget of each instruction."""
+        return self.loop.limits
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the run is paused for an answer (askUser or an approval)."""
+        return self.loop.pending is not None
+
     async def run(self, instruction: str, *, selected: str | None = None) -> RunResult:
-        """Run one instruction. `selected` (a node id/address) is added as context, which makes
-        replaceNode the natural edit."""
+        """Run one instruction on the draft, continuing the conversation so far. With `selected`
+        (a node id/address) the node's address and its subtree go with the instruction (the
+        only place that adds them), which makes replaceNode the natural edit."""
         if selected:
             instruction = f"{instruction}\n\n{self._selection(selected)}"
         self.instructions.append(instruction)
         return await self.loop.run(instruction)
+
+    async def follow_up(
+        self,
+        instruction: str,
+        *,
+        selected: str | None = None,
+        model: ModelClient | None = None,
+        limits: Limits | None = None,
+    ) -> RunResult:
+        """A further instruction on the same open draft: its revisions and the conversation so far
+        stay, optionally with another model (the router's choice for this task) or new limits."""
+        if self.draft.state != "open":
+            raise RuntimeError(f"the draft was {self.draft.state}: start a new session")
+        if self.waiting:
+            raise RuntimeError("the run is waiting for an answer: resume() or cancel() it first")
+        if model is not None:
+            self.loop.model = model
+        if limits is not None:
+            self.loop.limits = limits
+        return await self.run(instruction, selected=selected)
+
+    def cancel(self, reason: str = "cancelled by the user") -> RunResult:
+        """End a run paused for an answer (a streaming run is stopped by cancelling its task)."""
+        return self.loop.cancel(reason)
 
     def _selection(self, selected: str, limit: int = 4000) -> str:
         """The selected node and its subtree, as context for a node-scoped edit."""

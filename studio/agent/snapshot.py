@@ -74,6 +74,25 @@ def save_snapshot(
     return target
 
 
+async def asave_snapshot(
+    snapshot: dict[str, Any], path: Path | None = None, masker: Masker | None = None
+) -> Path:
+    """`save_snapshot` for the event loop: masked and serialized here, written (atomically) in a
+    worker thread."""
+    from studio.agent.blocking import off_loop
+    from studio.library.atomic import dumps, write_bytes
+
+    target = path or runs_dir() / f"{snapshot.get('trace_id', 'run')}.json"
+    data = dumps((masker or GLOBAL_MASKER).obj(snapshot))
+
+    def write() -> None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_bytes(target, data)
+
+    await off_loop(write)
+    return target
+
+
 def load_snapshot(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))

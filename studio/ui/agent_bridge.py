@@ -1,8 +1,10 @@
 """The agent sheet's adapter to the Qt-free agent core: settings, model choice, one run, probes, replay.
 
-Nothing here draws a widget; the sheet, the trace panel and the settings dialog use it. It adds
-what the core does not have yet (saved agent settings, prices, the selected node's subtree as
-context, a replay that streams its events, and the connection test / local-model probe).
+Nothing here draws a widget; the sheet, the trace panel and the settings dialog use it. The agent
+work itself is the core's public API (AgentSession.run/follow_up/resume/cancel, Replayer, the
+profiles' prices, KeyStore.aget); this module adds only what is the studio's: saved agent
+settings, one run at a time per prototype with exactly one terminal event, apply/undo into the
+Document, the connection test and the local-model probe.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import copy
 import json
 import logging
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -27,9 +29,10 @@ from studio.agent.clients import (
     make_client,
 )
 from studio.agent.errors import ModelError
+from studio.agent.events import Usage
 from studio.agent.guards import Limits
 from studio.agent.keys import KeyStore
-from studio.agent.loop import Answer, RunResult, answer_from_json
+from studio.agent.loop import Answer, RunResult
 from studio.agent.profiles import PROFILES, profile_for
 from studio.agent.router import Router, RoutingError, Task
 from studio.agent.session import AgentSession
@@ -69,6 +72,12 @@ class AgentConfig:
 
     def limits(self) -> Limits:
         return Limits(self.max_turns, self.token_budget)
+
+    def cost(self, usage: Usage) -> float | None:
+        """The run's cost in USD from the profile's list prices: 0 for a local model, None where
+        the price is unknown."""
+        known = PROFILES.get(self.profile)
+        return known.cost(self.model, usage) if known else None
 
     @classmethod
     def from_json(cls, data: Any) -> AgentConfig:
@@ -110,7 +119,7 @@ def load_config(path: Path | None = None) -> tuple[AgentConfig, str | None]:
 
 
 def save_config(config: AgentConfig, path: Path | None = None) -> Path:
-    """Atomic write (temp file, fsync, replace); a small file, so fine on the GUI thread."""
+    """Atomic write (temp file, fsync, replace); the settings dialog calls it off the GUI thread."""
     from studio.library.atomic import write_json
 
     path = path or config_path()
@@ -122,27 +131,6 @@ def save_config(config: AgentConfig, path: Path | None = None) -> Path:
 def key_account(config: AgentConfig) -> str:
     """The keychain account of a configuration (the agent CLI uses the profile name too)."""
     return config.profile
-
-
-# USD per million tokens (input, output): provider list prices in 2025. The core's provider
-# profiles carry no prices, so they live here; an unknown model shows no cost.
-PRICES: dict[tuple[str, str], tuple[float, float]] = {
-    ("openai", "gpt-4o"): (2.50, 10.00),
-    ("openai", "gpt-4o-mini"): (0.15, 0.60),
-    ("openai", "gpt-4.1"): (2.00, 8.00),
-    ("openai", "gpt-4.1-mini"): (0.40, 1.60),
-    ("openai", "gpt-4.1-nano"): (0.10, 0.40),
-}
-
-
-def cost(config: AgentConfig, input_tokens: int, output_tokens: int) -> float | None:
-    """The run's cost in USD, 0 for a local model, None where the price is unknown."""
-    if config.is_local():
-        return 0.0
-    price = PRICES.get((config.profile, config.model))
-    if price is None:
-        return None
-    return (input_tokens * price[0] + output_tokens * price[1]) / 1_000_000
 
 
 # -- choosing a model -------------------------------------------------------------------------
@@ -159,24 +147,26 @@ class ModelChoice:
 class ModelSource(Protocol):
     """Where the sheet gets a model: the configured provider, or a fixed (scripted) one."""
 
-    def problem(self, config: AgentConfig) -> str | None:
+    async def problem(self, config: AgentConfig) -> str | None:
         """What to configure before a run can start (None: ready)."""
 
-    def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice: ...
+    async def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
+        """The model for a run (raises RoutingError, saying what to configure, if none)."""
 
     async def aclose(self) -> None: ...
 
 
 class ProviderModels:
-    """The configured OpenAI-compatible server, through the core's router and key store.
-    The httpx client is passed in (a real one is made on first use) and closed by `aclose`."""
+    """The configured OpenAI-compatible server, through the core's router and key store (read off
+    the event loop). The httpx client is passed in (a real one is made on first use) and closed
+    by `aclose`."""
 
     def __init__(self, keys: KeyStore | None = None, http: httpx.AsyncClient | None = None):
         self.keys = keys or KeyStore()
         self._http = http
         self._owns_http = http is None
 
-    def problem(self, config: AgentConfig) -> str | None:
+    async def problem(self, config: AgentConfig) -> str | None:
         if config.profile not in PROFILES:
             return f"Unknown provider profile {config.profile!r}: choose one in Agent settings."
         profile = PROFILES[config.profile]
@@ -190,18 +180,18 @@ class ProviderModels:
         if not config.model:
             return f"Choose a model for {config.profile} in Agent settings."
         if profile.needs_key:
-            lookup = self.keys.get(key_account(config))
+            lookup = await self.keys.aget(key_account(config))
             if lookup.key is None:
                 return f"Add an API key for {config.profile} in Agent settings (stored in the OS keychain)."
         return None
 
-    def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
-        problem = self.problem(config)
+    async def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
+        problem = await self.problem(config)
         if problem:
             raise RoutingError(problem)
         base_url = config.resolved_base_url()
         profile = profile_for(base_url, config.profile)
-        key = self.keys.get(key_account(config)).key if profile.needs_key else None
+        key = (await self.keys.aget(key_account(config))).key if profile.needs_key else None
         if self._http is None:
             self._http = default_http_client()
         client = make_client(
@@ -230,43 +220,22 @@ class FixedModel:
         self.local = local
         self._problem = problem
 
-    def problem(self, config: AgentConfig) -> str | None:
+    async def problem(self, config: AgentConfig) -> str | None:
         return self._problem
 
-    def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
+    async def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
+        if self._problem:
+            raise RoutingError(self._problem)
         return ModelChoice(self.client, "short" if self.local else "full", self.local, {})
 
     async def aclose(self) -> None:
         return None
 
 
-# -- context -----------------------------------------------------------------------------------
-
-MAX_SELECTION_CHARS = 6000
-
-
-def with_selection(instruction: str, spec: JSON, selected: str | None) -> str:
-    """Selection is context: the node's address and its subtree go with the instruction.
-    (AgentSession.run(selected=) adds only the address; the subtree is added here.)"""
-    if not selected:
-        return instruction
-    from studio.spec.outline import read_node
-
-    try:
-        subtree = json.dumps(read_node(spec, selected), ensure_ascii=False, indent=1)
-    except Exception:  # the node no longer exists in this spec: send the address only
-        return f"{instruction}\n\n(Selected node: {selected})"
-    if len(subtree) > MAX_SELECTION_CHARS:
-        return (
-            f"{instruction}\n\n(Selected node: {selected}; its subtree is "
-            f"{len(subtree)} characters, read it with readNode)"
-        )
-    return f"{instruction}\n\n(Selected node: {selected}; its subtree:)\n```json\n{subtree}\n```"
-
-
 # -- one prototype's run ----------------------------------------------------------------------
 
 Spawn = Callable[[Coroutine[Any, Any, Any]], "asyncio.Task[Any]"]
+Choose = Callable[[], Awaitable[ModelChoice]]
 RunState = Literal["idle", "running", "waiting"]
 
 
@@ -298,6 +267,9 @@ class RunDriver:
         self._save_this = save_snapshots
         self._terminal = True
         self._generation = 0
+        # Saves run one after another: two runs' snapshots go to the same file (one per trace),
+        # and the later run's (with more instructions) must be the one left on disk.
+        self._saving = asyncio.Lock()
 
     # state of the draft ------------------------------------------------------------------
     @property
@@ -321,19 +293,17 @@ class RunDriver:
     def start(
         self,
         instruction: str,
-        choice: ModelChoice,
+        choose: Choose,
         limits: Limits,
         *,
         selected: str | None = None,
     ) -> asyncio.Task[Any]:
+        """Run `instruction` with the model `choose()` gives (awaited in the run, since it may
+        read the keychain; a RoutingError ends the run as failed, saying what to configure).
+        `selected` goes to the core, which sends the node's address and subtree as context."""
         if self.state != "idle":
             raise RuntimeError("a run is already active for this prototype")
-        self._ensure_session(choice, limits)
-        assert self.session is not None
-        text = with_selection(instruction, self.session.draft.spec, selected)
-        session = self.session
-        session.instructions.append(text)
-        return self._begin(session.loop.run(text))
+        return self._begin(self._run(instruction, choose, limits, selected))
 
     def answer(self, answer: Answer) -> asyncio.Task[Any]:
         if self.state != "waiting" or self.session is None:
@@ -345,61 +315,61 @@ class RunDriver:
         if self.state == "running" and self.task is not None:
             self.task.cancel()
         elif self.state == "waiting" and self.session is not None:
-            self.session.loop.cancel()
+            self.session.cancel()
 
     def replay(self, snapshot: JSON) -> asyncio.Task[Any]:
-        """Replay a saved run in the sheet: recorded responses through a ScriptedModel, the real
-        tools again, recorded answers given back; events stream like a live run's."""
-        from studio.agent.events import event_from_json
-        from studio.agent.snapshot import check_snapshot
-        from studio.agent.testing import ScriptedModel
+        """Replay a saved run in the sheet through the core's Replayer: its events stream like a
+        live run's; drift or differences from the recording end in a notice."""
+        from studio.agent.replay import Replayer
 
         if self.state != "idle":
             raise RuntimeError("a run is already active for this prototype")
-        check_snapshot(snapshot)
-        record = snapshot["record"]
-        steps = [
-            [event_from_json(e) for e in r["events"]] for r in record if r.get("kind") == "model"
-        ]
-        answers = [answer_from_json(r["answer"]) for r in record if r.get("kind") == "answer"]
-        model = ScriptedModel(steps, model=str(snapshot.get("model") or "replay"))
-        limits = snapshot.get("limits") or {}
-        self.session = AgentSession(
-            model,
-            copy.deepcopy(snapshot["base_spec"]),
-            system="(replay)",
-            limits=Limits(int(limits.get("max_turns") or 20), limits.get("token_budget")),
-            on_event=self._event,
-            info={"replay_of": snapshot.get("trace_id")},
-        )
-        session = self.session
+        instructions = len(snapshot.get("instructions") or [])
+        started = 0
+
+        def on_event(event: Event) -> None:
+            nonlocal started
+            kind = event.get("type")
+            started += kind == "run_started"
+            if kind in TERMINAL and started < instructions:
+                return  # the replay is one run: only the last instruction's end ends it
+            if kind == "input_required":  # answered from the recording, not by the user
+                self._on_event(event)
+                return
+            self._event(event)
+
+        replayer = Replayer(snapshot, on_event=on_event)
+        self.session = replayer.session
 
         async def drive() -> RunResult:
-            result: RunResult | None = None
-            for instruction in snapshot["instructions"]:
-                session.instructions.append(instruction)
-                result = await session.loop.run(instruction)
-                while result.status == "needs_input" and answers:
-                    result = await session.resume(answers.pop(0))
-            assert result is not None, "the snapshot has no instructions"
-            return result
+            report = await replayer.run()
+            if not report.results:
+                raise RuntimeError("the snapshot has no instructions")
+            problems = report.problems()
+            if problems:
+                self._on_event(
+                    {"type": "notice", "message": "the replay differs: " + "; ".join(problems)}
+                )
+            return report.results[-1]
 
         return self._begin(drive(), save=False)
 
     # internals ---------------------------------------------------------------------------------
-    def _ensure_session(self, choice: ModelChoice, limits: Limits) -> None:
+    async def _run(
+        self, instruction: str, choose: Choose, limits: Limits, selected: str | None
+    ) -> RunResult:
+        choice = await choose()
         session = self.session
         # A follow-up instruction continues the conversation on the open draft (with the model
         # the router chose for it), unless the document changed under an untouched draft.
-        reusable = (
+        if (
             session is not None
             and self.draft_open
             and (session.draft.revisions or session.draft.base == self.document.spec)
-        )
-        if reusable and session is not None:
-            session.loop.model = choice.client
-            session.loop.limits = limits
-            return
+        ):
+            return await session.follow_up(
+                instruction, selected=selected, model=choice.client, limits=limits
+            )
         self.session = AgentSession(
             choice.client,
             copy.deepcopy(self.document.spec),
@@ -408,6 +378,7 @@ class RunDriver:
             on_event=self._event,
             info=choice.info,
         )
+        return await self.session.run(instruction, selected=selected)
 
     def _begin(
         self, work: Coroutine[Any, Any, RunResult], *, save: bool = True
@@ -424,6 +395,18 @@ class RunDriver:
     ) -> RunResult | None:
         try:
             result = await work
+        except RoutingError as exc:  # no usable model (found while choosing it): say what to set
+            if not self._terminal:
+                self._event(
+                    {
+                        "type": "failed",
+                        "reason": str(exc),
+                        "text": str(exc),
+                        "error_class": "config",
+                    }
+                )
+            self._settle(None, generation)
+            return None
         except asyncio.CancelledError:
             if not self._terminal:  # stopped before the loop could say so
                 self._event({"type": "cancelled", "reason": "cancelled by the user", "text": ""})
@@ -467,10 +450,11 @@ class RunDriver:
             self._spawn(self._save_snapshot(snapshot))
 
     async def _save_snapshot(self, snapshot: JSON) -> None:
-        from studio.agent.snapshot import save_snapshot
+        from studio.agent.snapshot import asave_snapshot
 
         try:
-            self.last_snapshot = await asyncio.to_thread(save_snapshot, snapshot)
+            async with self._saving:
+                self.last_snapshot = await asave_snapshot(snapshot)
         except OSError as exc:
             self._on_event(
                 {"type": "notice", "message": f"could not save the run snapshot ({exc})"}

@@ -3,6 +3,9 @@ turn cap and token budget, a "Test connection" request and local model servers f
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import httpx
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
@@ -21,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.keys import KeyStore
+from studio.agent.blocking import off_loop
+from studio.agent.keys import ENV, KeyLookup, KeyStore
 from studio.agent.profiles import PROFILES
 from studio.ui.agent_bridge import (
     LOCAL_SERVERS,
@@ -49,9 +53,12 @@ MASKED = "••••••••"
 
 class AgentSettingsDialog(QDialog):
     """Non-modal (`open()`); Save writes the settings file atomically and the key to the keychain,
-    then emits `saved(AgentConfig)`. The stored key is never read into a widget."""
+    then emits `saved(AgentConfig)`. The stored key is never read into a widget. The keychain is
+    used only through KeyStore.aget/aset/adelete (off the GUI thread): `keyChecked(stored)` says
+    when the key status shown is current."""
 
     saved = Signal(object)
+    keyChecked = Signal(bool)
     connectionTested = Signal(object)  # ConnectionResult
     localServersFound = Signal(list)
 
@@ -76,6 +83,8 @@ class AgentSettingsDialog(QDialog):
         self._candidates = local_candidates
         self._probe_seconds = probe_seconds  # loopback answers fast; nobody waits long for a probe
         self.local_servers: list[LocalServer] = []
+        self.key_stored: bool | None = None  # None: not checked yet for the shown profile
+        self._key_check: asyncio.Task[Any] | None = None
 
         self.profile = QComboBox(self)
         for name in PROFILES:
@@ -185,32 +194,67 @@ class AgentSettingsDialog(QDialog):
     def _refresh_profile(self) -> None:
         profile = PROFILES[str(self.profile.currentData())]
         self.base_url.setPlaceholderText(profile.default_base_url or "https://host/v1")
-        stored = self._keys.get(key_account(self.config())).key is not None
+        self.key_stored = None
+        self.key_status.setText("Checking the OS keychain…")
+        self.remove_key.setEnabled(False)
+        if self._key_check is not None:
+            self._key_check.cancel()
+        self._key_check = self._tasks.spawn(self._check_key(key_account(self.config())))
+
+    async def _check_key(self, account: str) -> None:
+        try:
+            lookup = await self._keys.aget(account)
+        finally:
+            if self._key_check is asyncio.current_task():  # not replaced by a newer check
+                self._key_check = None
+        self._show_key(lookup)
+
+    def _show_key(self, lookup: KeyLookup) -> None:
+        profile = PROFILES[str(self.profile.currentData())]
+        stored = lookup.key is not None
+        self.key_stored = stored
         if not profile.needs_key:
             self.key_status.setText("No key needed for a local server (a key is sent if stored).")
-        elif stored:
+        elif lookup.source == "keychain":
             self.key_status.setText(f"A key is stored in the OS keychain ({MASKED}).")
+        elif lookup.source == "session":
+            self.key_status.setText(
+                f"A key is kept for this session only ({MASKED}): no usable OS keychain."
+            )
+        elif lookup.source == "env":
+            self.key_status.setText(f"The key comes from {ENV} ({MASKED}).")
+        elif lookup.warning:
+            self.key_status.setText(lookup.warning)
         else:
             self.key_status.setText("No key stored: paste one above.")
         self.key.setPlaceholderText(MASKED if stored else "paste an API key")
         self.remove_key.setEnabled(stored)
+        self.keyChecked.emit(stored)
 
     def key_text(self) -> str:
         return self.key.text().strip()
 
     # -- actions -------------------------------------------------------------------------------
     def save(self) -> None:
+        """Save (the key goes to the keychain off the GUI thread; `saved` follows)."""
+        self.save_button.setEnabled(False)
+        self._tasks.spawn(self._save())
+
+    async def _save(self) -> None:
         config = self.config()
         warning = None
-        if self.key_text():
-            lookup = self._keys.set(key_account(config), self.key_text())
-            warning = lookup.warning
-            self.key.clear()
         try:
-            save_config(config)
-        except OSError as exc:
-            self.message.setText(f"Could not save the agent settings ({exc.strerror}).")
-            return
+            if self.key_text():
+                lookup = await self._keys.aset(key_account(config), self.key_text())
+                warning = lookup.warning
+                self.key.clear()
+            try:
+                await off_loop(save_config, config)  # written atomically
+            except OSError as exc:
+                self.message.setText(f"Could not save the agent settings ({exc.strerror}).")
+                return
+        finally:
+            self.save_button.setEnabled(True)
         self._refresh_profile()
         self.message.setText(warning or "")
         self.saved.emit(config)
@@ -218,7 +262,11 @@ class AgentSettingsDialog(QDialog):
             self.accept()
 
     def _remove_key(self) -> None:
-        self._keys.delete(key_account(self.config()))
+        self.remove_key.setEnabled(False)
+        self._tasks.spawn(self._delete_key(key_account(self.config())))
+
+    async def _delete_key(self, account: str) -> None:
+        await self._keys.adelete(account)
         self._refresh_profile()
 
     def _test_clicked(self) -> None:
@@ -228,7 +276,7 @@ class AgentSettingsDialog(QDialog):
         config = self.config()
         self.test_button.setEnabled(False)
         self.test_result.setText("Testing…")
-        key = self.key_text() or self._keys.get(key_account(config)).key
+        key = self.key_text() or (await self._keys.aget(key_account(config))).key
         try:
             result = await test_connection(self._http, config.resolved_base_url(), key)
         finally:

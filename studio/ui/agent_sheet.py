@@ -3,6 +3,8 @@ line, askUser buttons, Stop, live counters, review (highlight, Apply, Discard, U
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import time
 import weakref
 from collections.abc import Callable
@@ -28,9 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.agent.events import Usage
 from studio.agent.keys import KeyStore
 from studio.agent.loop import ApprovalAnswer, UserAnswer
-from studio.agent.router import RoutingError
 from studio.document import Document, DocumentChange
 from studio.ui.agent_bridge import (
     TERMINAL,
@@ -40,7 +42,6 @@ from studio.ui.agent_bridge import (
     ProviderModels,
     RunDriver,
     TaskKeeper,
-    cost,
     load_config,
     tool_action,
 )
@@ -237,6 +238,7 @@ class AgentSheet(QWidget):
         self._shown: tuple[int, str] | None = None  # the draft version last sent to the preview
         self._trouble: str | None = None  # the last run could not reach or use the model
         self._problem_checked = False
+        self._checking: asyncio.Task[Any] | None = None  # the model settings check (keychain)
 
         self._build()
         self._flush_timer = QTimer(self)
@@ -427,19 +429,38 @@ class AgentSheet(QWidget):
 
     # -- readiness ------------------------------------------------------------------------------
     def problem(self) -> str | None:
-        """What to configure before a run, or None. The model part reads the keychain, so it is
-        checked once and again after Settings are saved or a run fails, not on every update."""
+        """What to configure before a run, or None. The model part reads the keychain (off the
+        GUI thread), so it is checked once and again after Settings are saved or a run fails,
+        not on every update; until the first check is back, None (a run checks again itself)."""
         if self._documents() is None:
             return "Open a prototype to use the agent."
-        if not self._problem_checked:
+        if not self._problem_checked and self._checking is None:
             self.recheck()
         return self._problem
 
     def recheck(self) -> None:
+        """Check the model settings again (async: the key comes from the keychain)."""
         self._trouble = None
-        self._problem = self.models.problem(self.config)
+        if self._checking is not None:
+            self._checking.cancel()
+        self._checking = self._tasks.spawn(self._check(self.config))
+
+    async def _check(self, config: AgentConfig) -> None:
+        try:
+            problem = await self.models.problem(config)
+        finally:
+            if self._checking is asyncio.current_task():  # not replaced by a newer check
+                self._checking = None
+        if config is not self.config:
+            return  # the settings changed meanwhile; their own check follows
+        self._problem = problem
         self._problem_checked = True
         self._update_controls()
+
+    @property
+    def checking(self) -> bool:
+        """Whether the model settings check is still running."""
+        return self._checking is not None
 
     def _update_controls(self) -> None:
         driver = self.driver
@@ -493,15 +514,18 @@ class AgentSheet(QWidget):
         if problem:
             self._update_controls()
             return
-        try:
-            choice = self.models.choose(self.config, self._selected)
-        except RoutingError as exc:
-            self._show_failure(str(exc))
-            return
         self._trouble = None
         self.chat.add("user", text + (f"\n[selected: {self._selected}]" if self._selected else ""))
         self.instruction.clear()
-        driver.start(text, choice, self.config.limits(), selected=self._selected)
+        # The model is chosen inside the run (it may read the keychain); a settings change made
+        # while the run starts does not affect it.
+        config, selected = dataclasses.replace(self.config), self._selected
+        driver.start(
+            text,
+            lambda: self.models.choose(config, selected),
+            config.limits(),
+            selected=selected,
+        )
         self._update_controls()
 
     def stop(self) -> None:
@@ -584,7 +608,11 @@ class AgentSheet(QWidget):
                 self._bubble.set_text(question)
             else:
                 self.chat.add("assistant", question)
-            self._show_ask(event)
+            if driver.state == "waiting":
+                self._show_ask(event)
+            else:  # a replay answers from the recording; what follows goes below the question
+                self._bubble = None
+                self._set_status("the recorded answer is given back")
         elif kind == "retry":
             self._set_status(
                 f"the model server failed ({event.get('error_class')}); retrying in "
@@ -602,7 +630,7 @@ class AgentSheet(QWidget):
     def _start_bubble(self, driver: RunDriver) -> None:
         self._flush()
         session = driver.session
-        limits = session.loop.limits if session is not None else self.config.limits()
+        limits = session.limits if session is not None else self.config.limits()
         self.counters.reset(limits.max_turns, limits.token_budget)
         self.counters.started = time.monotonic()
         self._bubble = self.chat.add("assistant", "")
@@ -650,7 +678,9 @@ class AgentSheet(QWidget):
             )
         else:
             self._show_failure(reason)
-            if event.get("error_class") in TROUBLE:
+            if event.get("error_class") == "config":  # no usable model when the run began
+                self._problem, self._problem_checked = reason, True
+            elif event.get("error_class") in TROUBLE:
                 self._trouble = f"{reason} Check Agent settings (or use a local model)."
         self._bubble = None
         self._sync_trace(driver)
@@ -704,7 +734,7 @@ class AgentSheet(QWidget):
         used = f"{approx}{c.input_tokens:,} in · {approx}{c.live_output:,} out"
         budget = f" of {c.budget:,}" if c.budget else ""
         self.tokens_label.setText(f"Tokens {used}{budget}")
-        price = cost(self.config, c.input_tokens, c.live_output)
+        price = self.config.cost(Usage(c.input_tokens, c.live_output))
         if price is None:
             self.cost_label.setText("Cost: no price")
         elif price == 0:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import gc
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -113,3 +114,11 @@ def collect(signal: Any) -> list[Any]:
     seen: list[Any] = []
     signal.connect(lambda *args: seen.append(args[0] if len(args) == 1 else args))
     return seen
+
+
+def collect_qt_garbage() -> None:
+    """Collect, here on the GUI thread, the widgets that finished tests left in reference cycles.
+    Left alone, a collection may start in another Python thread (a local HTTP server's, a worker
+    pool's) and destroy those QObjects there, which Qt reports ("Timers cannot be stopped from
+    another thread") and may crash on."""
+    gc.collect()

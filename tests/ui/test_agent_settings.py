@@ -11,12 +11,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
+import keyring
+import keyring.backends.fail
 import pytest
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from studio.agent.keys import SERVICE, KeyStore
 from studio.ui.agent_bridge import AgentConfig, config_path, load_config, probe_local_servers
 from studio.ui.agent_settings import AgentSettingsDialog
+from tests.agent.util import ThreadRecordingKeyring
+from tests.ui.agent_helpers import collect, collect_qt_garbage, run_until
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -67,6 +71,11 @@ def _serve(required: str | None) -> Iterator[str]:
         thread.join()
 
 
+@pytest.fixture(autouse=True)
+def _no_qt_garbage_for_other_threads() -> None:
+    collect_qt_garbage()  # before this test's HTTP server thread could collect it
+
+
 @pytest.fixture
 def server() -> Iterator[str]:
     yield from _serve(KEY)
@@ -94,10 +103,22 @@ def _dialog(
     qtbot: Any, http: httpx.AsyncClient, config: AgentConfig | None = None, **kw: Any
 ) -> AgentSettingsDialog:
     dialog = AgentSettingsDialog(
-        config or AgentConfig(), http=http, keys=KeyStore(), probe=False, **kw
+        config or AgentConfig(),
+        http=http,
+        keys=kw.pop("keys", None) or KeyStore(),
+        probe=False,
+        **kw,
     )
     qtbot.addWidget(dialog)
+    _key_checked(dialog)
     return dialog
+
+
+def _key_checked(dialog: AgentSettingsDialog) -> None:
+    """Run the loop until the dialog shows what the keychain holds (it is read off the GUI thread)."""
+    import asyncio
+
+    run_until(asyncio.get_event_loop(), lambda: dialog.key_stored is not None)
 
 
 def _all_text(dialog: AgentSettingsDialog) -> str:
@@ -122,12 +143,13 @@ def test_the_key_goes_to_the_keychain_and_is_never_shown(
     dialog.token_budget.setValue(50_000)
     dialog.local_only.setChecked(False)
     dialog.key.setText(KEY)
-    with qtbot.waitSignal(dialog.saved) as saved:
-        dialog.save_button.click()
+    saved = collect(dialog.saved)
+    dialog.save_button.click()
+    run_until(qloop, lambda: bool(saved))
     assert _memory_keyring.store[(SERVICE, "openai")] == KEY
     assert dialog.key.text() == ""
     assert KEY not in _all_text(dialog)
-    config: AgentConfig = saved.args[0]
+    config: AgentConfig = saved[0]
     assert (config.model, config.max_turns, config.token_budget) == ("gpt-4o-mini", 12, 50_000)
     # The settings file has everything but the key.
     on_disk = config_path().read_text()
@@ -139,8 +161,10 @@ def test_the_key_goes_to_the_keychain_and_is_never_shown(
     assert again.key_status.text() == "A key is stored in the OS keychain (••••••••)."
     assert KEY not in _all_text(again)
     again.remove_key.click()
+    run_until(qloop, lambda: again.key_stored is False)
     assert (SERVICE, "openai") not in _memory_keyring.store
     assert again.key_status.text() == "No key stored: paste one above."
+    assert not again.remove_key.isEnabled()
 
 
 def test_test_connection_reports_success_and_fills_the_models(
@@ -163,10 +187,10 @@ def test_test_connection_uses_the_stored_key_and_says_when_it_is_rejected(
 ) -> None:
     KeyStore().set("generic", "sk-wrong-key-000000")
     dialog = _dialog(qtbot, http, AgentConfig(profile="generic", base_url=server))
-    with qtbot.waitSignal(dialog.connectionTested) as tested:
-        dialog.test_button.click()
-        qloop.run_until_complete(next(iter(dialog._tasks.tasks)))
-    assert not tested.args[0].ok
+    tested = collect(dialog.connectionTested)
+    dialog.test_button.click()
+    run_until(qloop, lambda: bool(tested))
+    assert not tested[0].ok
     assert (
         dialog.test_result.text() == f"✗ {server}/models: HTTP 401, the server rejected the API key"
     )
@@ -210,6 +234,7 @@ def test_a_local_model_server_is_found_and_offered(
     assert dialog.local_label.text() == f"Found on this machine: Ollama on port {port} (llama3.2)"
     assert [b.text() for b in dialog.use_local_buttons] == [f"Use Ollama on port {port} (llama3.2)"]
     dialog.use_local_buttons[0].click()
+    _key_checked(dialog)
     config = dialog.config()
     assert (config.profile, config.base_url, config.model) == ("ollama", open_server, "llama3.2")
     assert dialog.key_status.text().startswith("No key needed")
@@ -243,7 +268,7 @@ def test_settings_dialog_is_non_modal_and_closing_cancels_its_work(
     assert not dialog.isModal()
     assert dialog.local_label.text() == "Looking for local model servers…"
     tasks = set(dialog._tasks.tasks)
-    assert len(tasks) == 1
+    assert len(tasks) == 2  # the local-server probe and the keychain check
     dialog.reject()
     qloop.run_until_complete(_settle(tasks))
     assert all(t.cancelled() for t in tasks)
@@ -253,3 +278,42 @@ async def _settle(tasks: set[Any]) -> None:
     import asyncio
 
     await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def test_the_keychain_is_used_off_the_gui_thread(
+    qtbot: Any, qloop: Any, http: httpx.AsyncClient
+) -> None:
+    backend = ThreadRecordingKeyring()
+    keyring.set_keyring(backend)
+    dialog = _dialog(qtbot, http, AgentConfig(profile="openai", model="gpt-4o-mini"))
+    assert dialog.key_status.text() == "No key stored: paste one above."
+    dialog.key.setText(KEY)
+    saved = collect(dialog.saved)
+    dialog.save_button.click()
+    run_until(qloop, lambda: bool(saved))
+    assert backend.store[(SERVICE, "openai")] == KEY
+    # The read on opening, the write on Save and the read after it: none on the GUI thread.
+    assert len(backend.threads) >= 2
+    assert all(t is not threading.main_thread() for t in backend.threads)
+
+
+def test_without_a_keychain_the_key_is_kept_for_the_session_and_the_dialog_says_so(
+    qtbot: Any, qloop: Any, http: httpx.AsyncClient
+) -> None:
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    keys = KeyStore()
+    dialog = _dialog(qtbot, http, AgentConfig(profile="openai", model="gpt-4o-mini"), keys=keys)
+    dialog.show()
+    assert dialog.key_status.text().startswith("No usable OS keychain (NoKeyringError")
+    dialog.key.setText(KEY)
+    saved = collect(dialog.saved)
+    dialog.save_button.click()
+    run_until(qloop, lambda: bool(saved) and dialog.key_stored is True)
+    assert "this session only" in dialog.message.text()
+    assert dialog.isVisible()  # the warning stays on screen until the designer closes it
+    assert dialog.key_status.text() == (
+        "A key is kept for this session only (••••••••): no usable OS keychain."
+    )
+    assert KEY not in _all_text(dialog)
+    assert load_config()[0].model == "gpt-4o-mini"  # the settings themselves were saved
+    assert qloop.run_until_complete(keys.aget("openai")).source == "session"

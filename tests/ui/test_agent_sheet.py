@@ -5,23 +5,28 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import keyring
 import pytest
 from PySide6.QtGui import QColor, QPalette
 
 from studio.agent.errors import ModelError
 from studio.agent.events import Finish, TextDelta, Usage
-from studio.agent.keys import KeyStore
+from studio.agent.keys import SERVICE, KeyStore
 from studio.agent.testing import ScriptedModel, calls, reply
-from studio.ui.agent_bridge import AgentConfig, ProviderModels
+from studio.ui.agent_bridge import AgentConfig, FixedModel, ProviderModels
+from tests.agent.util import ThreadRecordingKeyring
 from tests.ui.agent_helpers import (
     RENAME,
     SPEC,
     GatedModel,
     close_sheet,
     collect,
+    collect_qt_garbage,
     finish,
     make_sheet,
     new_document,
@@ -33,6 +38,12 @@ pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateS
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "build" / "screenshots"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _leave_no_qt_garbage() -> Iterator[None]:
+    yield
+    collect_qt_garbage()
 
 
 @pytest.fixture
@@ -109,6 +120,7 @@ def test_selected_node_and_its_subtree_go_with_the_instruction(
     user = model.requests[0].messages[-1]["content"]
     assert user.startswith("Make it bold")
     assert "Selected node: subtitle" in user and '"text": "Sub"' in user
+    assert user.count('"text": "Sub"') == 1  # the subtree is sent once (by the core)
     # Clearing the selection: the next instruction is about the whole prototype.
     sheet.clear_selection_button.click()
     model.add(reply("ok"))
@@ -312,7 +324,10 @@ def test_turn_cap_stops_the_run_and_says_so(qtbot: Any, qloop: Any, doc: Any) ->
 
 def test_without_a_key_the_banner_says_what_to_configure(qtbot: Any, qloop: Any, doc: Any) -> None:
     config = AgentConfig(profile="openai", model="gpt-4o-mini")
+    backend = ThreadRecordingKeyring()
+    keyring.set_keyring(backend)
     sheet = make_sheet(qtbot, doc, None, models=ProviderModels(KeyStore()), config=config)
+    run_until(qloop, lambda: not sheet.checking)  # the keychain is read off the GUI thread
     assert sheet.banner.isVisibleTo(sheet)
     assert sheet.banner_label.text() == (
         "Add an API key for openai in Agent settings (stored in the OS keychain)."
@@ -322,15 +337,20 @@ def test_without_a_key_the_banner_says_what_to_configure(qtbot: Any, qloop: Any,
     dialog = sheet.settings_dialog
     assert dialog is not None and dialog.isVisible() and not dialog.isModal()
     dialog.key.setText("sk-test-0123456789abcdef")
+    saved = collect(sheet.settingsSaved)
     dialog.save_button.click()
+    run_until(qloop, lambda: bool(saved) and not sheet.checking)
     assert not sheet.banner.isVisibleTo(sheet)
     assert sheet.send_button.isEnabled()
+    assert backend.store[(SERVICE, "openai")] == "sk-test-0123456789abcdef"
+    assert backend.threads and all(t is not threading.main_thread() for t in backend.threads)
     close_sheet(qloop, sheet)
 
 
 def test_local_only_with_a_cloud_model_shows_the_banner(qtbot: Any, qloop: Any, doc: Any) -> None:
     config = AgentConfig(profile="openai", model="gpt-4o-mini", local_only=True)
     sheet = make_sheet(qtbot, doc, None, models=ProviderModels(KeyStore()), config=config)
+    run_until(qloop, lambda: not sheet.checking)
     assert "Local only is on" in sheet.banner_label.text()
     assert sheet.banner.isVisibleTo(sheet) and not sheet.send_button.isEnabled()
     close_sheet(qloop, sheet)
@@ -356,6 +376,103 @@ def test_a_follow_up_instruction_continues_the_draft(qtbot: Any, qloop: Any, doc
     assert contents == ["Rename", "Anything else?"]
     assert sheet.apply_button.isEnabled()
     close_sheet(qloop, sheet)
+
+
+def test_a_follow_up_keeps_the_draft_and_takes_the_new_settings(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    first = ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")])
+    sheet = make_sheet(qtbot, doc, first)
+    send(sheet, "Rename")
+    finish(qloop, sheet)
+    session = sheet.driver.session
+    # The settings change between the two instructions: another model and another turn cap.
+    subtitle = {"op": "replaceNode", "id": "subtitle", "node": {"type": "text", "id": "subtitle", "text": "New"}}  # fmt: skip
+    second = ScriptedModel([calls(("patch", {"ops": [subtitle], "summary": "New subtitle"})), reply("Done.")])  # fmt: skip
+    sheet.models = FixedModel(second)
+    sheet.config = AgentConfig(max_turns=4, token_budget=None)
+    send(sheet, "And the subtitle")
+    assert finish(qloop, sheet, runs=2) == "completed"
+    assert sheet.driver.session is session  # the same draft
+    assert [r.summary for r in sheet.driver.draft_revisions] == [RENAME["summary"], "New subtitle"]
+    assert sheet.driver.changed() == ["title", "go", "subtitle"]
+    assert sheet.turns_label.text() == "Turns 2/4"
+    assert len(second.requests) == 2 and "Rename" in json.dumps(second.requests[0].messages)
+    sheet.apply_button.click()
+    assert doc.revisions.applied[-1].changed == ("title", "go", "subtitle")
+    close_sheet(qloop, sheet)
+
+
+def test_a_run_sent_before_the_settings_check_still_says_what_to_configure(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    config = AgentConfig(profile="openai", model="gpt-4o-mini")
+    sheet = make_sheet(qtbot, doc, None, models=ProviderModels(KeyStore()), config=config)
+    assert sheet.checking and sheet.send_button.isEnabled()  # the keychain is not read yet
+    send(sheet, "Rename")
+    assert finish(qloop, sheet) == "failed"
+    missing = "Add an API key for openai in Agent settings (stored in the OS keychain)."
+    assert sheet.chat.bubbles[-1].text() == missing
+    assert sheet.banner.isVisibleTo(sheet) and sheet.banner_label.text() == missing
+    assert not sheet.send_button.isEnabled()
+    assert len(sheet.terminal_events) == 1
+    close_sheet(qloop, sheet)
+
+
+def test_cost_of_a_local_model_is_free_and_of_an_unknown_model_unknown(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    model = ScriptedModel([reply("ok", usage=Usage(1000, 100))])
+    sheet = make_sheet(qtbot, doc, model, config=AgentConfig(profile="ollama", model="llama3.2"))
+    send(sheet, "Hi")
+    finish(qloop, sheet)
+    assert sheet.cost_label.text() == "Cost: free (local)"
+    sheet.config = AgentConfig(profile="openai", model="some-future-model")
+    sheet.recheck()
+    run_until(qloop, lambda: not sheet.checking)
+    assert sheet.cost_label.text() == "Cost: no price"
+    close_sheet(qloop, sheet)
+
+
+def test_a_replay_with_an_answer_and_a_follow_up_is_one_run_in_the_sheet(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    model = ScriptedModel(
+        [
+            calls(("askUser", {"question": "Which title?", "options": ["Inbox", "Mail"]})),
+            calls(("patch", RENAME)),
+            reply("Renamed."),
+            reply("Nothing else to do."),
+        ]
+    )
+    sheet = make_sheet(qtbot, doc, model)
+    send(sheet, "Rename")
+    run_until(qloop, lambda: bool(sheet.choice_buttons))
+    sheet.choice_buttons[0].click()
+    finish(qloop, sheet)
+    send(sheet, "Anything else?")
+    finish(qloop, sheet, runs=2)
+
+    def saved_both() -> bool:
+        path = sheet.driver.last_snapshot
+        return path is not None and len(json.loads(path.read_text())["instructions"]) == 2
+
+    run_until(qloop, saved_both)
+    snapshot = json.loads(sheet.driver.last_snapshot.read_text())
+    close_sheet(qloop, sheet)
+
+    fresh = make_sheet(qtbot, new_document(), ScriptedModel([]))
+    states = collect(fresh.runStateChanged)
+    fresh.replay(snapshot)
+    assert finish(qloop, fresh) == "completed"
+    assert len(fresh.terminal_events) == 1  # two recorded instructions, one replay
+    assert not fresh.choice_buttons  # the recorded answer was given back, nobody was asked
+    texts = [b.text() for b in fresh.chat.bubbles]
+    assert "Which title?" in texts and texts[-1] == "Nothing else to do."
+    assert [r.summary for r in fresh.driver.draft_revisions] == [RENAME["summary"]]
+    assert states[-1] == "idle" and fresh.driver.state == "idle"
+    assert "differs" not in fresh.last_status
+    close_sheet(qloop, fresh)
 
 
 def _dark(palette: QPalette) -> QPalette:
@@ -499,3 +616,23 @@ def test_a_click_in_the_tree_becomes_the_context(qtbot: Any, qloop: Any, doc: An
     tree.nodeSelected.emit("go")
     assert sheet.selected == "go" and "go" in sheet.selection_label.text()
     close_sheet(qloop, sheet)
+
+
+def test_a_replay_that_differs_from_the_recording_says_how(
+    qtbot: Any, qloop: Any, doc: Any
+) -> None:
+    sheet = make_sheet(qtbot, doc, ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")]))
+    send(sheet, "Rename")
+    finish(qloop, sheet)
+    snapshot = json.loads(json.dumps(sheet.driver.session.snapshot()))
+    close_sheet(qloop, sheet)
+    snapshot["tools"]["patch"] = "0000000000000000"  # recorded with another patch schema
+
+    fresh = make_sheet(qtbot, new_document(), ScriptedModel([]))
+    statuses = collect(fresh.statusChanged)
+    fresh.replay(snapshot)
+    assert finish(qloop, fresh) == "completed"
+    run_until(qloop, lambda: any(s.startswith("the replay differs") for s in statuses))
+    assert "tool drift: patch: schema changed (0000000000000000 -> " in fresh.last_status
+    assert [r.summary for r in fresh.driver.draft_revisions] == [RENAME["summary"]]
+    close_sheet(qloop, fresh)

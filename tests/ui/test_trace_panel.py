@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,21 @@ from PySide6.QtGui import QGuiApplication
 
 from studio.agent.testing import ScriptedModel, calls, reply
 from studio.ui.trace_panel import TracePanel
-from tests.ui.agent_helpers import RENAME, close_sheet, finish, make_sheet, new_document, run_until
+from tests.ui.agent_helpers import (
+    RENAME,
+    close_sheet,
+    collect_qt_garbage,
+    finish,
+    make_sheet,
+    new_document,
+    run_until,
+)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _leave_no_qt_garbage() -> Iterator[None]:
+    yield
+    collect_qt_garbage()
 
 
 def _run_with_tools(qtbot: Any, qloop: Any) -> Any:
