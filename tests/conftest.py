@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,17 @@ os.environ["PROTO_STUDIO_ALLOW_MODEL_REQUESTS"] = "0"
 os.environ.pop("PROTO_STUDIO_API_KEY", None)
 
 REPO = Path(__file__).resolve().parent.parent
+
+# Cyclic garbage is collected on the main (GUI) thread only, after every test, as the app does
+# with studio.ui.gc: a collection triggered in a worker thread (an HTTP test server, the library
+# executor) would destroy Qt objects off the GUI thread, which makes Qt warn or crash.
+gc.disable()
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_main_thread() -> Iterator[None]:
+    yield
+    gc.collect()
 
 
 def _conformance_root() -> Path:

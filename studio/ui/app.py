@@ -62,6 +62,10 @@ def run_studio(argv: Sequence[str]) -> int:
     app.setOrganizationName("proto-studio")
     app.setQuitOnLastWindowClosed(False)
     follow_system(app)
+    from studio.ui.gc import GuiThreadCollector
+
+    collector = GuiThreadCollector(app)  # cyclic garbage is collected on the GUI thread only
+    collector.start()
 
     # Paint the window first (panels, menus, remembered layout), then load what is slow: the
     # asyncio loop, the library and the preview's Qt Quick scene (see benchmarks/bench_startup.py).
@@ -100,6 +104,7 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
     platform = PlatformServices()
     controller = StudioController(library, settings, host_factory=platform.host_for)
     window.attach(controller)
+    window.set_permissions_source(platform.broker)
     closed = asyncio.Event()
     window.closing.connect(closed.set)
     first_frame = _first_frame(window, controller)
@@ -127,21 +132,33 @@ class PlatformServices:
     def __init__(self) -> None:
         self._built: tuple[Any, Any, Any] | None = None
 
-    def host_for(self, prototype_id: str) -> Any:
-        from studio.platform.host import PlatformHost
-
+    def _build(self) -> tuple[Any, Any, Any]:
         if self._built is None:
             from studio.platform.consent import ConsentBroker
+            from studio.platform.modules.share import FileShareTarget
             from studio.platform.registry import default_registry
-            from studio.ui.consent import QtClipboard, QtConsentUI
+            from studio.ui.consent import QtClipboard, QtConsentUI, QtSharePicker
 
-            registry = default_registry(clipboard_backend=QtClipboard())
+            self._share_picker = QtSharePicker()
+            registry = default_registry(
+                clipboard_backend=QtClipboard(),
+                share_target=FileShareTarget(self._share_picker.pick),
+            )
             broker = ConsentBroker()
             consent_ui = QtConsentUI()
             consent_ui.attach(broker)
             self._built = (registry, broker, consent_ui)
-        registry, broker, _ = self._built
+        return self._built
+
+    def host_for(self, prototype_id: str) -> Any:
+        from studio.platform.host import PlatformHost
+
+        registry, broker, _ = self._build()
         return PlatformHost(registry, broker, prototype_id=prototype_id)
+
+    def broker(self) -> Any:
+        """The consent broker (Settings > Platform permissions lists and revokes its grants)."""
+        return self._build()[1]
 
     def close(self) -> None:
         if self._built is not None:
