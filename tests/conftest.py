@@ -18,6 +18,9 @@ os.environ.pop("PROTO_STUDIO_API_KEY", None)
 
 REPO = Path(__file__).resolve().parent.parent
 
+# The stand-in phone (real adbd in a network namespace), shared by tests/device and tests/ui.
+pytest_plugins = ["tests.device.fixtures"]
+
 # Cyclic garbage is collected on the main (GUI) thread only, after every test, as the app does
 # with studio.ui.gc: a collection triggered in a worker thread (an HTTP test server, the library
 # executor) would destroy Qt objects off the GUI thread, which makes Qt warn or crash.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -101,9 +101,13 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
     loop = asyncio.get_running_loop()
     # The composition root: every client is built once, here, and passed in.
     library = await loop.run_in_executor(None, Library)
-    platform = PlatformServices()
+    platform = PlatformServices(place_dialog=window.keep_outside_preview)
     controller = StudioController(library, settings, host_factory=platform.host_for)
-    window.attach(controller)
+    # Phones over adb (adbutils loads off the GUI thread); not for one-shot smoke/screenshot runs,
+    # which must not leave an adb server behind.
+    one_shot = args.smoke_test or args.screenshot
+    adb = None if one_shot else await loop.run_in_executor(None, _adb_client)
+    window.attach(controller, adb=adb)
     window.set_permissions_source(platform.broker)
     closed = asyncio.Event()
     window.closing.connect(closed.set)
@@ -118,6 +122,7 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
             await closed.wait()
     finally:
         await window.agent_sheet.aclose()
+        await window.devices.aclose()
         await controller.aclose()
         platform.close()
         window.deleteLater()  # before the QApplication goes: QML must not outlive its context
@@ -125,12 +130,20 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
     return rc
 
 
+def _adb_client() -> Any:
+    from studio.device.adb import Adb
+
+    return Adb()
+
+
 class PlatformServices:
     """The platform registry, consent broker and Qt consent UI, built at the root on the first
     platform call (most prototypes make none, and building them costs start-up time)."""
 
-    def __init__(self) -> None:
+    def __init__(self, place_dialog: Callable[[Any], None] | None = None) -> None:
         self._built: tuple[Any, Any, Any] | None = None
+        #: Positions each consent dialog (the window keeps it outside the preview).
+        self._place_dialog = place_dialog
 
     def _build(self) -> tuple[Any, Any, Any]:
         if self._built is None:
@@ -146,6 +159,8 @@ class PlatformServices:
             )
             broker = ConsentBroker()
             consent_ui = QtConsentUI()
+            if self._place_dialog is not None:
+                consent_ui.dialog_opened.connect(self._place_dialog)
             consent_ui.attach(broker)
             self._built = (registry, broker, consent_ui)
         return self._built

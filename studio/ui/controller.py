@@ -76,6 +76,7 @@ class StudioController(QObject):
     revisionsChanged = Signal(object)  # RevisionLog | None
     deleteUndoable = Signal(str)  # name of the prototype that can be restored ("" = no more)
     recentFilesChanged = Signal(list)  # list[str]
+    documentClosed = Signal()  # no prototype is open any more (e.g. the open one was deleted)
 
     def __init__(
         self,
@@ -233,6 +234,7 @@ class StudioController(QObject):
         self.documentOpened.emit(document)
         self.outlineChanged.emit(document.spec)
         self.previewOpened.emit(expand(document.spec))
+        await self._sync_events()
         self.revisionsChanged.emit(document.revisions)
         self.changedNodes.emit([])
         self.selectionChanged.emit("")
@@ -267,6 +269,7 @@ class StudioController(QObject):
         changed = list(change.changed)
         self.outlineChanged.emit(document.spec)
         self.previewChanged.emit(expand(document.spec), changed)
+        self.spawn(self._sync_events(), label="Platform events")  # requires.platform may change
         self.changedNodes.emit(changed)
         self.revisionsChanged.emit(document.revisions)
         selection = document.selection
@@ -478,12 +481,36 @@ class StudioController(QObject):
             self._unsubscribe()
             self._unsubscribe = None
         self.document = None
+        if self._host is not None:  # its calls and event sources end with the prototype
+            host, self._host = self._host, None
+            self.spawn(host.aclose(), label="Close")
         self.titleChanged.emit(APP_TITLE)
+        self.documentClosed.emit()
         self.outlineChanged.emit({})
         self.revisionsChanged.emit(None)
         self.inspectorTarget.emit(None, None)
 
     # ------------------------------------------------------------------ platform calls
+
+    async def _sync_events(self) -> None:
+        """Run the event sources (e.g. `test.tick`) of the modules the open prototype requires,
+        into the preview's runtime; sources of modules it no longer requires stop. The events
+        reach the preview's event log like every runtime event."""
+        document = self.document
+        runtime = self._preview.runtime if self._preview is not None else None
+        if document is None or runtime is None or document.entry_id is None:
+            return
+        required = _required_platform(document.spec)
+        if self._host is None:
+            if not required or self._host_factory is None:
+                return  # most prototypes: no host, no registry built
+            self._host = self._host_factory(document.entry_id)
+        host = self._host
+        if any(event.partition(".")[0] not in required for event in host.running_events):
+            await host.stop_events()
+        runtime = self._preview.runtime if self._preview is not None else None
+        if host is self._host and self.document is document and runtime is not None:
+            host.start_events(runtime, required)
 
     def run_platform(self, request: Any) -> None:
         """A `platform` action in the preview: the host asks consent (Qt dialog) and runs it."""
@@ -501,6 +528,12 @@ class StudioController(QObject):
         # (a click delivered before the loop resumes), so the task is started and kept here.
         self.spawn(self._host.run(runtime, request), label=str(request.call))
         self._status(f"Platform call: {request.call}")
+
+
+def _required_platform(spec: dict[str, Any]) -> list[str]:
+    requires = spec.get("requires")
+    found = requires.get("platform") if isinstance(requires, dict) else None
+    return [m for m in found if isinstance(m, str)] if isinstance(found, list) else []
 
 
 def _spec_bytes(spec: dict[str, Any]) -> bytes:

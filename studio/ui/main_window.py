@@ -6,10 +6,11 @@ Only building and wiring lives here (`_add_widgets`, `_connect_signals`); comman
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -30,7 +31,10 @@ from studio.ui.settings import UiSettings
 from studio.ui.spec_tree import SpecTreePanel
 
 if TYPE_CHECKING:
+    from studio.device.adb import Adb
+    from studio.platform.consent import ConsentBroker
     from studio.ui.controller import StudioController
+    from studio.ui.permissions import PermissionsDialog
 
 APP_TITLE = "Proto Studio"
 AGENT_PLACEHOLDER = "The agent sheet goes here (describe a change, review the draft, apply)."
@@ -41,7 +45,13 @@ class MainWindow(QMainWindow):
 
     closing = Signal()
 
-    def __init__(self, controller: StudioController | None, settings: UiSettings) -> None:
+    def __init__(
+        self,
+        controller: StudioController | None,
+        settings: UiSettings,
+        *,
+        adb: Adb | None = None,
+    ) -> None:
         """With a controller the window is complete at once. Without one (start-up) it is a
         shell that can paint first; `attach(controller)` then builds the preview and wires."""
         super().__init__()
@@ -54,13 +64,16 @@ class MainWindow(QMainWindow):
         self._add_widgets()
         self._restore_layout()
         if controller is not None:
-            self.attach(controller)
+            self.attach(controller, adb=adb)
 
-    def attach(self, controller: StudioController) -> None:
+    def attach(self, controller: StudioController, *, adb: Adb | None = None) -> None:
+        """`adb`: the client phones are reached with (None: the built-in preview only)."""
         from studio.ui.agent_sheet import install_agent_sheet
+        from studio.ui.devices import DeviceManager
 
         self.controller = controller
         self.preview_pane.build_preview()
+        self.devices = DeviceManager(self.preview_pane, adb, self)
         self._connect_signals()
         # The agent sheet replaces the dock's placeholder and follows the open prototype.
         self.agent_sheet = install_agent_sheet(
@@ -118,6 +131,16 @@ class MainWindow(QMainWindow):
         edit_menu.addSeparator()
         edit_menu.addAction(a["paste_spec"])
         edit_menu.addAction(a["undo_delete"])
+        edit_menu.addSeparator()
+        # Settings > Platform permissions: enabled once the root hands in the consent broker.
+        self.permissions_action = QAction("Platform permissions…", self)
+        self.permissions_action.setObjectName("action_permissions")
+        self.permissions_action.setStatusTip("Review and revoke remembered platform permissions")
+        self.permissions_action.setEnabled(False)
+        self.permissions_action.triggered.connect(self.open_permissions)
+        edit_menu.addAction(self.permissions_action)
+        self._permissions_source: Callable[[], ConsentBroker] | None = None
+        self.permissions_dialog: PermissionsDialog | None = None
         view_menu = self.menuBar().addMenu("&View")
         for dock in (
             self.library_dock,
@@ -173,6 +196,15 @@ class MainWindow(QMainWindow):
         c.deleteUndoable.connect(self._offer_undo_delete)
         c.recentFilesChanged.connect(self._fill_recent)
 
+        # Phones: the open prototype follows the device chosen in the preview toolbar.
+        d = self.devices
+        c.previewOpened.connect(d.show_spec)
+        c.previewChanged.connect(d.show_spec)
+        c.documentClosed.connect(d.clear_spec)
+        d.statusMessage.connect(partial(self.statusBar().showMessage, timeout=8000))
+        d.errorMessage.connect(partial(self.statusBar().showMessage, timeout=20000))
+        d.start()
+
         # Panels -> controller.
         self.spec_tree.nodeSelected.connect(c.select)
         self.preview_pane.nodeClicked.connect(c.select)
@@ -211,6 +243,54 @@ class MainWindow(QMainWindow):
         a["undo"].triggered.connect(c.undo)
         a["redo"].triggered.connect(c.redo)
         a["undo_delete"].triggered.connect(c.undo_delete)
+
+    def set_permissions_source(self, broker: Callable[[], ConsentBroker]) -> None:
+        """Where the permissions dialog reads grants: the consent broker the hosts ask."""
+        self._permissions_source = broker
+        self.permissions_action.setEnabled(True)
+
+    def open_permissions(self) -> PermissionsDialog | None:
+        """Show the (non-modal) permissions window, re-reading the grants."""
+        from studio.ui.permissions import PermissionsDialog
+
+        if self._permissions_source is None:
+            return None
+        if self.permissions_dialog is None:
+
+            def name_of(entry_id: str) -> str | None:
+                row = self.library_panel.row(entry_id)
+                return row[0] if row else None
+
+            self.permissions_dialog = PermissionsDialog(self._permissions_source(), name_of, self)
+        dialog = self.permissions_dialog
+        if dialog.isVisible():
+            dialog.refresh()
+        dialog.show()
+        dialog.raise_()
+        return dialog
+
+    def keep_outside_preview(self, dialog: QWidget) -> None:
+        """Move a top-level dialog (a consent question) beside the preview, never over it, so a
+        prototype cannot draw a look-alike of it; on the screen where there is room."""
+        preview = self.preview_pane.preview or self.preview_pane
+        avoid = QRect(preview.mapToGlobal(QPoint(0, 0)), preview.size())
+        size = dialog.frameGeometry().size().expandedTo(dialog.sizeHint())
+        screen = (self.screen() or dialog.screen()).availableGeometry()
+        gap = 16
+        top = max(screen.top(), min(avoid.top(), screen.bottom() - size.height()))
+        centred = avoid.center().x() - size.width() // 2
+        left_x = max(screen.left(), min(centred, screen.right() + 1 - size.width()))
+        candidates = [
+            QPoint(avoid.right() + 1 + gap, top),  # right of the preview
+            QPoint(avoid.left() - gap - size.width(), top),  # left of it
+            QPoint(left_x, avoid.bottom() + 1 + gap),  # below
+            QPoint(left_x, avoid.top() - gap - size.height()),  # above
+        ]
+        fitting = [p for p in candidates if screen.contains(QRect(p, size))]
+        # No room on screen beside it: still outside the preview, on the side with most room.
+        dialog.move(
+            fitting[0] if fitting else max(candidates, key=lambda p: _room(p, size, screen))
+        )
 
     def _suggested(self, suffix: str) -> str:
         document = self.controller.document
@@ -265,5 +345,13 @@ class MainWindow(QMainWindow):
         if not self._closed:
             self._closed = True
             self.save_layout()
+            if self.permissions_dialog is not None:
+                self.permissions_dialog.close()
             self.closing.emit()
         super().closeEvent(event)
+
+
+def _room(point: QPoint, size: QSize, screen: QRect) -> int:
+    """How much of a window at `point` would be on `screen` (pixels)."""
+    shown = QRect(point, size).intersected(screen)
+    return shown.width() * shown.height() if shown.isValid() else 0

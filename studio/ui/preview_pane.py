@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QPushButton,
+    QStackedWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -66,8 +67,13 @@ class PreviewPane(QWidget):
         self.status = QLabel("", self)
         self.placeholder = QLabel("Loading the preview…", self)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # The centre: the built-in preview, or a phone's page in device mode (`show_device`).
+        self.centre = QStackedWidget(self)
+        self.centre.setObjectName("previewCentre")
+        self.centre.addWidget(self.placeholder)
 
         bar = QHBoxLayout()
+        self.toolbar = bar
         bar.addWidget(self.device_combo)
         bar.addWidget(self.theme_combo)
         bar.addWidget(self.edit_button)
@@ -77,7 +83,7 @@ class PreviewPane(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addLayout(bar)
-        self._layout.addWidget(self.placeholder, 1)
+        self._layout.addWidget(self.centre, 1)
         self._layout.addWidget(self.event_log)
         self.log_toggle.toggled.connect(self.event_log.setVisible)
         if not deferred:
@@ -90,7 +96,9 @@ class PreviewPane(QWidget):
         from studio.preview.widget import PreviewWidget
 
         self.preview = PreviewWidget(self)
-        self._layout.replaceWidget(self.placeholder, self.preview)
+        self.centre.addWidget(self.preview)
+        self.centre.setCurrentWidget(self.preview)
+        self.centre.removeWidget(self.placeholder)
         self.placeholder.hide()
         self.device_combo.currentIndexChanged.connect(self._on_device)
         self.theme_combo.currentIndexChanged.connect(self._on_theme)
@@ -115,13 +123,24 @@ class PreviewPane(QWidget):
     def set_edit_mode(self, on: bool) -> None:
         self.edit_button.setChecked(on)
 
-    def log_event(self, event: Any) -> None:
+    def show_device(self, page: QWidget | None) -> None:
+        """Device mode: `page` (a phone's mirror) replaces the built-in preview in the centre and
+        the built-in preview's own controls are disabled; None goes back to the built-in preview."""
+        if page is not None and self.centre.indexOf(page) < 0:
+            self.centre.addWidget(page)
+        target = page if page is not None else (self.preview or self.placeholder)
+        self.centre.setCurrentWidget(target)
+        for control in (self.device_combo, self.theme_combo, self.edit_button, self.reset_button):
+            control.setEnabled(page is None)
+
+    def log_event(self, event: Any, origin: str = "") -> None:
         data = event.to_json() if hasattr(event, "to_json") else dict(event)
         payload = json.dumps(data.get("payload"), ensure_ascii=False)
         if len(payload) > 80:
             payload = payload[:77] + "..."
+        prefix = f"{origin}: " if origin else ""
         self.event_log.addItem(
-            f"#{data.get('sequence')} {data.get('kind')} {data.get('name')} {payload}"
+            f"{prefix}#{data.get('sequence')} {data.get('kind')} {data.get('name')} {payload}"
         )
         while self.event_log.count() > MAX_LOG_LINES:
             self.event_log.takeItem(0)

@@ -23,6 +23,7 @@ class FakeDevice:
 class FakeAdbServer:
     devices: list[FakeDevice] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
+    forwards: list[str] = field(default_factory=list)  # "forward:tcp:P;tcp:8765", "killforward:..."
 
     def __post_init__(self) -> None:
         self._sock = socket.socket()
@@ -86,6 +87,13 @@ class FakeAdbServer:
                         self._trackers.append(conn)
                     keep_open = True
                     return
+                if cmd.startswith("host-serial:") and (
+                    ":forward:" in cmd or ":killforward:" in cmd
+                ):
+                    # accepted, but nothing is forwarded: like a phone whose CtrlProxy is not bound
+                    self.forwards.append(cmd.split(":", 2)[2])
+                    conn.sendall(b"OKAYOKAY")
+                    return
                 if cmd.startswith(("host:tport:serial:", "host:transport:")):
                     serial = cmd.rsplit(":", 1)[1]
                     device = next((d for d in self.devices if d.serial == serial), None)
@@ -94,8 +102,8 @@ class FakeAdbServer:
                         return
                     conn.sendall(b"OKAY" + (b"\x01" + b"\0" * 7 if "tport" in cmd else b""))
                     continue
-                if device is not None and cmd.startswith("shell:"):
-                    conn.sendall(b"OKAY" + device.shell(cmd[len("shell:") :]).encode())
+                if device is not None and cmd.startswith(("shell:", "exec:")):  # exec: = exec-out
+                    conn.sendall(b"OKAY" + device.shell(cmd.split(":", 1)[1]).encode())
                     return
                 conn.sendall(b"FAIL" + _block(f"unknown command {cmd}"))
                 return

@@ -1,0 +1,421 @@
+"""Phones in the studio window: the device picker (fake adb host-protocol server), guidance for
+devices that are not ready, and end to end over a real adb server and adbd with the CtrlProxy,
+screenrecord and input stand-ins: choose the phone, see it show and mirror the prototype, tap it,
+edit, switch back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QGuiApplication
+
+from studio.device.adb import CTRLPROXY_SERVICE, Adb, AdbServer, ctrlproxy_enable_commands
+from studio.device.mirror import MirrorState
+from studio.library.store import Library
+from studio.ui.controller import StudioController
+from studio.ui.devices import BUILTIN, DeviceManager
+from studio.ui.main_window import MainWindow
+from studio.ui.preview_pane import PreviewPane
+from studio.ui.settings import UiSettings
+from tests.device import media
+from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
+from tests.device.fixtures import Phone, StandIn
+from tests.device.test_adb_listing import android_shell
+from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio
+
+pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
+
+SPEC: dict[str, Any] = {
+    "id": "likes",
+    "window": {"placement": {"type": "fullscreen"}},
+    "state": {"liked": False, "count": 3},
+    "root": {"type": "column", "children": [{"type": "text", "id": "title", "text": "Hello"}]},
+}
+
+
+def wait_until(
+    loop: asyncio.AbstractEventLoop, predicate: Callable[[], bool], timeout: float = 10.0
+) -> None:
+    """Run the qasync loop (Qt events, queued signals, tasks) until the UI state holds."""
+
+    async def poll() -> None:
+        while not predicate():  # noqa: ASYNC110 (a UI state, no event to await)
+            await asyncio.sleep(0.02)
+
+    loop.run_until_complete(asyncio.wait_for(poll(), timeout))
+
+
+# ---- unit level: a fake adb server ---------------------------------------------------------------
+
+
+@pytest.fixture
+def fake_adb() -> Iterator[FakeAdbServer]:
+    server = FakeAdbServer()
+    server.set_devices(
+        [
+            FakeDevice("ready1", shell=android_shell()),
+            FakeDevice("locked1", "unauthorized"),
+            FakeDevice("gone1", "offline"),
+            FakeDevice("noapk1", shell=android_shell(installed=False)),
+            FakeDevice("off1", shell=android_shell(services="com.other/.Svc", model="Galaxy")),
+        ]
+    )
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def devices(
+    qloop: asyncio.AbstractEventLoop, qtbot: Any, fake_adb: FakeAdbServer
+) -> Iterator[DeviceManager]:
+    pane = PreviewPane(deferred=True)  # the toolbar and centre, without the Qt Quick preview
+    qtbot.addWidget(pane)
+    pane.show()
+    manager = DeviceManager(pane, Adb(AdbServer(host="127.0.0.1", port=fake_adb.port)), pane)
+    manager.start()
+    yield manager
+    qloop.run_until_complete(manager.aclose())
+
+
+def test_picker_lists_every_device_with_its_state_and_follows_adb(
+    qloop: asyncio.AbstractEventLoop, devices: DeviceManager, fake_adb: FakeAdbServer
+) -> None:
+    picker = devices.picker
+    wait_until(qloop, lambda: picker.count() == 6)
+    assert picker.labels() == [
+        "Built-in preview",
+        "Pixel 8 (ready1) · ready",
+        "locked1 · unauthorized",
+        "gone1 · offline",
+        "Pixel 8 (noapk1) · CtrlProxy missing",
+        "Galaxy (off1) · not enabled",
+    ]
+    assert picker.current_serial() == BUILTIN
+    assert "USB debugging" in picker.itemData(2, Qt.ItemDataRole.ToolTipRole)
+    # adb reports changes through host:track-devices: the list follows without a click
+    fake_adb.set_devices([FakeDevice("locked1", shell=android_shell(model="Pixel 7"))])
+    wait_until(qloop, lambda: picker.count() == 2)
+    assert picker.labels() == ["Built-in preview", "Pixel 7 (locked1) · ready"]
+
+
+def test_not_ready_devices_show_guidance_with_the_adb_commands(
+    qloop: asyncio.AbstractEventLoop, devices: DeviceManager, fake_adb: FakeAdbServer
+) -> None:
+    picker, page, pane = devices.picker, devices.page, devices.pane
+    wait_until(qloop, lambda: picker.count() == 6)
+    guidance = page.guidance
+
+    picker.choose("off1")
+    assert pane.centre.currentWidget() is page and not guidance.isHidden()
+    assert guidance.title.text() == "CtrlProxy is not enabled on Galaxy"
+    assert "locked device does not bind" in guidance.detail.text()
+    # the commands keep the accessibility services already enabled (read from the device)
+    wait_until(qloop, lambda: "(reading the device…)" not in guidance.command_lines())
+    assert guidance.command_lines() == ctrlproxy_enable_commands("off1", "com.other/.Svc")
+    assert (
+        f"settings put secure enabled_accessibility_services com.other/.Svc:{CTRLPROXY_SERVICE}"
+        in guidance.command_lines()[1]
+    )
+    assert not guidance.enable_button.isHidden()
+    guidance.copy_button.click()
+    assert QGuiApplication.clipboard().text().splitlines() == guidance.command_lines()
+    assert not pane.device_combo.isEnabled()  # the built-in preview's controls are off
+
+    picker.choose("locked1")
+    assert guidance.title.text() == "locked1 has not allowed USB debugging"
+    assert "adb -s locked1 reconnect" in guidance.command_lines()
+    assert guidance.enable_button.isHidden()
+    picker.choose("noapk1")
+    assert "pm path dev.jasonpearson.automobile.ctrlproxy" in guidance.command_lines()[0]
+
+    picker.choose(BUILTIN)
+    assert pane.centre.currentWidget() is pane.placeholder and pane.device_combo.isEnabled()
+
+
+def test_retry_probes_again_and_a_ready_device_that_cannot_be_reached_says_why(
+    qloop: asyncio.AbstractEventLoop, devices: DeviceManager, fake_adb: FakeAdbServer
+) -> None:
+    picker, guidance = devices.picker, devices.page.guidance
+    wait_until(qloop, lambda: picker.count() == 6)
+    picker.choose("off1")
+    # the user enables the service in Settings; adb sees no change, so they press Retry
+    fake_adb.devices[4].shell = android_shell(model="Galaxy")
+    guidance.retry_button.click()
+    wait_until(qloop, lambda: "Galaxy (off1) · ready" in picker.labels())
+    assert devices.session is not None and devices.session.serial == "off1"
+    assert devices.page.mirror is devices.session.view
+    # this fake adb refuses `forward`, so CtrlProxy is unreachable: the locked-phone guidance
+    wait_until(qloop, lambda: guidance.title.text() == "CtrlProxy on Galaxy did not answer")
+    assert "adb -s off1 shell input keyevent KEYCODE_WAKEUP" in guidance.command_lines()
+    assert "locked device does not bind" in guidance.detail.text()
+
+
+def test_unplugging_the_chosen_device_goes_back_to_the_built_in_preview(
+    qloop: asyncio.AbstractEventLoop, devices: DeviceManager, fake_adb: FakeAdbServer
+) -> None:
+    picker, pane = devices.picker, devices.pane
+    errors: list[str] = []
+    devices.errorMessage.connect(errors.append)
+    wait_until(qloop, lambda: picker.count() == 6)
+    picker.choose("ready1")
+    session = devices.session
+    assert session is not None and pane.centre.currentWidget() is devices.page
+    wait_until(qloop, lambda: any(f.startswith("forward:tcp:") for f in fake_adb.forwards))
+    # this fake has no screen: the mirror gives up (adbutils leaks a socket when a transport is
+    # refused, so the cable is pulled only once the mirror has stopped asking)
+    wait_until(
+        qloop,
+        lambda: session.mirror is not None and session.mirror.status.state is MirrorState.FAILED,
+    )
+    fake_adb.set_devices([])  # the cable is pulled
+    wait_until(qloop, lambda: picker.count() == 1)
+    qloop.run_until_complete(devices.idle())
+    assert devices.session is None and picker.current_serial() == BUILTIN
+    assert pane.centre.currentWidget() is pane.placeholder
+    assert errors[-1] == "ready1 was disconnected; back to the built-in preview"
+    assert session.mirror is not None and session.mirror.status.state is MirrorState.STOPPED
+
+
+# ---- end to end: a real adb server and adbd with the phone's stand-ins --------------------------
+
+
+def _ctrlproxy_log(phone: Phone) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in phone.read("ctrlproxy.log").splitlines() if line.strip()]
+
+
+def _shown(phone: Phone) -> list[dict[str, Any]]:
+    return [e["shown"] for e in _ctrlproxy_log(phone) if "shown" in e]
+
+
+def _mean(image: np.ndarray) -> np.ndarray:
+    return image.reshape(-1, 3).mean(axis=0)
+
+
+@contextlib.contextmanager
+def studio_on(phone: Phone, loop: asyncio.AbstractEventLoop, home: Path) -> Iterator[Studio]:
+    """The real studio window with the prototype SPEC open, its phones reached through the
+    stand-in phone's adb server; closed in the app's order (pytest-qt would delete it too early)."""
+    library = Library(home)
+    settings = UiSettings(home / "config" / "ui.ini")
+    controller = StudioController(library, settings)
+    controller.thumbnail_delay = 0.05
+    window = MainWindow(controller, settings, adb=phone.adb)
+    window.show()
+    studio = Studio(window, controller, library, settings, loop)
+    try:
+        controller.start()
+        studio.settle()
+        spec_file = home / "likes.json"
+        spec_file.write_text(json.dumps(SPEC), encoding="utf-8")
+        controller.import_files([spec_file])
+        studio.settle()
+        assert controller.document is not None and controller.document.spec["id"] == "likes"
+        yield studio
+    finally:
+        window.close()
+        loop.run_until_complete(window.agent_sheet.aclose())
+        loop.run_until_complete(window.devices.aclose())
+        loop.run_until_complete(controller.aclose())
+        window.deleteLater()
+        loop.run_until_complete(asyncio.sleep(0))
+        gc.collect()
+
+
+@pytest.fixture
+def phone_studio(
+    qloop: asyncio.AbstractEventLoop, tmp_path: Path, fresh_phone: Phone
+) -> Iterator[Studio]:
+    with studio_on(fresh_phone, qloop, tmp_path / "home") as studio:
+        yield studio
+
+
+def test_phone_shows_mirrors_taps_reshows_edits_and_dismisses(
+    phone_studio: Studio, fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn], qtbot: Any
+) -> None:
+    start_ctrlproxy()
+    studio, loop = phone_studio, phone_studio.loop
+    devices, pane = studio.window.devices, studio.window.preview_pane
+    serial = fresh_phone.serial
+    wait_until(loop, lambda: serial in devices.picker.devices)
+    assert f"Stand-in Pixel ({serial}) · ready" in devices.picker.labels()
+
+    devices.picker.choose(serial)  # the designer picks the phone in the preview toolbar
+    session = devices.session
+    assert session is not None
+    wait_until(loop, lambda: session.shows == 1)
+    assert _shown(fresh_phone) == [SPEC]  # the open prototype, shown natively
+    assert "Showing 'likes'" in studio.status
+    assert pane.centre.currentWidget() is devices.page
+    view = session.view
+    assert devices.page.mirror is view and view.isVisible()
+
+    # the mirror shows the phone's screen: screenrecord's known frames end on blue
+    def blue() -> bool:
+        frame = view.frame
+        return frame is not None and np.abs(_mean(frame.image) - media.BLUE).max() < 12
+
+    wait_until(loop, blue)
+    wait_until(loop, lambda: view.status.state is MirrorState.STREAMING and view.status.fps > 0)
+    rect = view.image_rect()
+    assert abs(rect.width() / rect.height() - 360 / 800) < 0.01
+    assert "fps" in view.overlay_text() and view.notice_text() == ""
+    assert view.status.mode == "h264 (screenrecord)"
+
+    # a click on the mirror taps the phone; the prototype's event reaches the event log
+    centre = QPoint(int(rect.center().x()), int(rect.center().y()))
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=centre)
+    wait_until(loop, lambda: any(line.startswith("device: ") for line in pane.log_lines()))
+    viewport = view.viewport()
+    assert viewport is not None
+    x, y = viewport.to_device(centre.x(), centre.y()) or (-1, -1)
+    assert abs(x - 180) <= 2 and abs(y - 400) <= 2  # the middle of the 360x800 screen
+    assert fresh_phone.read("taps.log").splitlines() == [f"tap {x} {y}"]
+    assert pane.log_lines()[-1] == 'device: #1 emit change {"key": "liked", "value": true}'
+
+    # an edit (as the inspector makes it) is re-shown in place with the phone's state merged in
+    document = studio.controller.document
+    assert document is not None
+    document.apply_ops(
+        [
+            {
+                "op": "replaceNode",
+                "id": "title",
+                "node": {**SPEC["root"]["children"][0], "text": "Hi"},
+            }
+        ]
+    )
+    wait_until(loop, lambda: session.shows == 2)
+    shown = _shown(fresh_phone)
+    assert shown[1]["root"]["children"][0]["text"] == "Hi"
+    assert shown[1]["state"] == {"liked": True, "count": 3}  # the tap on the phone survived
+    assert "Re-shown 'likes'" in studio.status
+    document.undo()  # undo is re-shown too
+    wait_until(loop, lambda: session.shows == 3)
+    assert _shown(fresh_phone)[2]["root"]["children"][0]["text"] == "Hello"
+    assert not any("dismissed" in e for e in _ctrlproxy_log(fresh_phone))  # in place, no restart
+
+    # back to the built-in preview: dismissed on the phone, mirror stopped
+    devices.picker.choose(BUILTIN)
+    loop.run_until_complete(devices.idle())
+    assert _ctrlproxy_log(fresh_phone)[-1] == {"dismissed": "likes"}
+    assert devices.session is None and session.mirror is not None
+    assert session.mirror.status.state is MirrorState.STOPPED
+    assert pane.centre.currentWidget() is pane.preview and pane.device_combo.isEnabled()
+
+
+def test_a_spec_with_studio_extensions_is_refused_with_the_place(
+    phone_studio: Studio, fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn]
+) -> None:
+    start_ctrlproxy(("show_prototype", "inspect_prototypes"))  # an older CtrlProxy
+    studio, loop = phone_studio, phone_studio.loop
+    devices = studio.window.devices
+    wait_until(loop, lambda: fresh_phone.serial in devices.picker.devices)
+    document = studio.controller.document
+    assert document is not None
+    document.replace_spec({**SPEC, "requires": {"platform": ["test"]}}, summary="needs test")
+    studio.settle()
+    devices.picker.choose(fresh_phone.serial)
+    wait_until(loop, lambda: bool(devices.page.banner_lines()))
+    banner = devices.page.banner_lines()
+    assert banner[0] == f"Not shown on {fresh_phone.serial}:"
+    assert banner[1] == (
+        "requires.platform[0]: uses the studio platform module 'test', which this device does "
+        "not advertise (prototype_platform_test_v1)"
+    )
+    assert "requires.platform[0]" in studio.status and "\n" not in studio.status
+    assert _shown(fresh_phone) == []  # nothing reached the phone
+    # the designer removes the extension: the next revision shows, the banner goes
+    document.replace_spec(dict(SPEC), summary="no extension")
+    assert devices.session is not None
+    wait_until(loop, lambda: devices.session is not None and devices.session.shows == 1)
+    assert devices.page.banner_lines() == [] and _shown(fresh_phone) == [SPEC]
+
+
+def test_a_locked_phone_gets_guidance_and_retry_shows_once_ctrlproxy_answers(
+    phone_studio: Studio, fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn]
+) -> None:
+    studio, loop = phone_studio, phone_studio.loop
+    devices = studio.window.devices
+    guidance = devices.page.guidance
+    wait_until(loop, lambda: fresh_phone.serial in devices.picker.devices)
+    devices.picker.choose(fresh_phone.serial)  # CtrlProxy not running: like a locked phone
+    wait_until(loop, lambda: not guidance.isHidden())
+    assert guidance.title.text() == "CtrlProxy on Stand-in Pixel did not answer"
+    assert "is the phone unlocked?" in guidance.detail.text()
+    assert f"adb -s {fresh_phone.serial} shell wm dismiss-keyguard" in guidance.command_lines()
+    start_ctrlproxy()  # the user unlocks the phone
+    guidance.retry_button.click()
+    session = devices.session
+    assert session is not None
+    wait_until(loop, lambda: session.shows == 1)
+    assert guidance.isHidden() and _shown(fresh_phone) == [SPEC]
+
+
+def test_the_watcher_starts_the_adb_server_off_the_gui_thread(
+    qloop: asyncio.AbstractEventLoop, qtbot: Any
+) -> None:
+    import socket
+    import subprocess
+    import threading
+
+    from studio.ui.devices import DeviceWatcher
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = AdbServer(host="127.0.0.1", port=port)
+    assert not server.reachable()
+    watcher = DeviceWatcher(Adb(server))
+    threads: list[str] = []
+    watcher.devicesChanged.connect(lambda _infos: threads.append(threading.current_thread().name))
+    try:
+        with qtbot.waitSignal(watcher.devicesChanged, timeout=20000) as listed:
+            watcher.start()
+        assert listed.args == [[]]  # no devices on this private server
+        assert server.reachable()
+        assert threads == [threading.main_thread().name]  # delivered on the GUI thread
+        assert watcher.running
+        qloop.run_until_complete(watcher.aclose())
+        assert not watcher.running  # cancelled and joined
+    finally:
+        qloop.run_until_complete(watcher.aclose())
+        subprocess.run(
+            [server.executable(), "-P", str(port), "kill-server"], capture_output=True, timeout=10
+        )
+
+
+def test_enable_with_adb_turns_a_disabled_ctrlproxy_on_and_shows(
+    qloop: asyncio.AbstractEventLoop,
+    tmp_path: Path,
+    fresh_phone: Phone,
+    start_ctrlproxy: Callable[..., StandIn],
+) -> None:
+    start_ctrlproxy()
+    fresh_phone.sh("settings put secure enabled_accessibility_services com.other/.Svc")
+    serial = fresh_phone.serial
+    with studio_on(fresh_phone, qloop, tmp_path / "home") as studio:
+        devices = studio.window.devices
+        guidance = devices.page.guidance
+        label = f"Stand-in Pixel ({serial}) · not enabled"
+        wait_until(qloop, lambda: label in devices.picker.labels())
+        devices.picker.choose(serial)
+        wait_until(qloop, lambda: "(reading the device…)" not in guidance.command_lines())
+        assert guidance.command_lines()[1] == (
+            f"adb -s {serial} shell settings put secure enabled_accessibility_services "
+            f"com.other/.Svc:{CTRLPROXY_SERVICE}"
+        )
+        guidance.enable_button.click()  # runs those commands through adb
+        wait_until(qloop, lambda: devices.session is not None and devices.session.shows == 1)
+        assert fresh_phone.sh("settings get secure enabled_accessibility_services").strip() == (
+            f"com.other/.Svc:{CTRLPROXY_SERVICE}"
+        )
+        assert _shown(fresh_phone) == [SPEC] and guidance.isHidden()
