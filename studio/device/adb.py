@@ -281,8 +281,12 @@ class Adb:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[list[tuple[str, str]] | BaseException] = asyncio.Queue()
         conn = self._client.make_connection()
-        conn.send_command("host:track-devices")
-        conn.check_okay()
+        try:
+            conn.send_command("host:track-devices")
+            conn.check_okay()
+        except BaseException:
+            conn.close()
+            raise
         stop = threading.Event()
 
         def reader() -> None:
@@ -349,8 +353,12 @@ class Adb:
     def open_exec(self, serial: str, cmd: str) -> adbutils.AdbConnection:
         """A raw `exec:` stream (what `adb exec-out` uses: no pty, binary safe). Blocking."""
         conn = self.device(serial).open_transport(timeout=None)
-        conn.send_command("exec:" + cmd)
-        conn.check_okay()
+        try:
+            conn.send_command("exec:" + cmd)
+            conn.check_okay()
+        except BaseException:
+            conn.close()  # adb refused (device gone, bad command): never leak the socket
+            raise
         return conn
 
     async def exec_out(self, serial: str, cmd: str, limit_s: float = 10.0) -> bytes:
