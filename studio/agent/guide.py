@@ -17,8 +17,9 @@ RULES = """Rules:
 - You edit a DRAFT prototype spec with tools; the user reviews it before applying.
 - Start with `outline`; read only what you need with `readNode` / `readData`.
 - Change the draft ONLY with `patch`: replaceNode swaps one node by id or address (not the root);
-  add/replace/remove/test work under /state and /data. Declare a state key (add /state/KEY)
-  before a node binds it. Give new nodes an `id`.
+  add/replace/remove/test work under /state, /data and /requires. Declare a state key (add
+  /state/KEY) before a node binds it, and a platform module (add /requires/platform/-) before a
+  `platform` action calls it. Give new nodes an `id`.
 - Every patch is validated; if it is rejected, read the op index, path and message, fix it and
   patch again. Nothing changed when a patch is rejected.
 - Give every patch a one-line `summary` for the user.

@@ -70,7 +70,7 @@ _OP = {
         "node": {"type": "object", "description": "replaceNode: the whole new node (subtree)"},
         "path": {
             "type": "string",
-            "description": "JSON-Patch ops: a pointer under /state or /data",
+            "description": "JSON-Patch ops: a pointer under /state, /data or /requires",
         },
         "value": {"description": "add/replace/test: the value"},
     },

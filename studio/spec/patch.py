@@ -1,9 +1,10 @@
-"""Patching a spec: JSON-Patch under /state and /data plus `replaceNode`, validated as a whole.
+"""Patching a spec: JSON-Patch under /state, /data and /requires plus `replaceNode`, validated whole.
 
 Ops (the agent's `patch` tool, seed section 4.1):
 
 - `{"op": "add"|"replace"|"remove"|"test", "path": "/state/...", "value": ...}` with RFC 6902
-  semantics, restricted to pointers under `/state` and `/data`;
+  semantics, restricted to pointers under `/state`, `/data` and `/requires` (the studio extension
+  that declares platform modules, so an agent can declare a module before wiring a call to it);
 - `{"op": "replaceNode", "id": ID, "node": NODE}` (or `"address": ADDR` for a node without an id).
 
 Anything else in the spec (`/root`, `/window`, `/theme`, `/components`, ...) is a whole-spec
@@ -28,9 +29,9 @@ from studio.spec.binding import Raw, bindable_fields, child_path, js_string, rec
 from studio.spec.outline import split_pointer
 
 _JSON_PATCH_OPS = ("add", "replace", "remove", "test")
-_PATCHABLE = ("state", "data")
+_PATCHABLE = ("state", "data", "requires")
 _WHOLE_SPEC_HINT = (
-    "only /state and /data can be patched; root, window, theme, components and the other "
+    "only /state, /data and /requires can be patched; root, window, theme, components and the other "
     "top-level fields are changed by a whole-spec revision (use replaceNode for one node)"
 )
 

@@ -225,3 +225,35 @@ def test_single_replace_node_uses_the_incremental_validator_with_the_same_verdic
         whole = validator.validate(full)
         part = validate_replace(spec, path, node)
         assert (part.ok, part.path, part.message) == (whole.ok, whole.path, whole.message), path
+
+
+def test_requires_can_be_patched_so_a_module_is_declared_before_a_call_uses_it() -> None:
+    """Studio extension: an agent composing a surface declares `requires.platform` by patch."""
+    from studio.spec import apply_patch
+
+    spec = {
+        "id": "calc",
+        "window": {"placement": {"type": "fullscreen"}},
+        "root": {"type": "column", "children": [{"type": "text", "id": "t", "text": "hi"}]},
+    }
+    button = {
+        "type": "button",
+        "id": "t",
+        "label": "Echo",
+        "onTap": [{"type": "platform", "call": "test.echo", "args": {"text": "hi"}}],
+    }
+    with pytest.raises(PatchError) as refused:
+        apply_patch(spec, [{"op": "replaceNode", "id": "t", "node": button}])
+    assert "requires.platform" in refused.value.message
+    result = apply_patch(
+        spec,
+        [
+            {"op": "add", "path": "/requires", "value": {"platform": ["test"]}},
+            {"op": "replaceNode", "id": "t", "node": button},
+        ],
+    )
+    assert result.spec["requires"] == {"platform": ["test"]}
+    assert "requires" not in spec
+    with pytest.raises(PatchError) as bad:
+        apply_patch(result.spec, [{"op": "add", "path": "/requires/platform/-", "value": "nope"}])
+    assert bad.value.index == 0 and bad.value.path.startswith("requires.platform")
