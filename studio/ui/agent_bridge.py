@@ -36,6 +36,7 @@ from studio.agent.loop import Answer, RunResult
 from studio.agent.profiles import PROFILES, profile_for
 from studio.agent.router import Router, RoutingError, Task
 from studio.agent.session import AgentSession
+from studio.agent.tools import PreviewProvider
 from studio.agent.trace import GLOBAL_MASKER
 from studio.document import Document
 from studio.library.revisions import Revision
@@ -239,6 +240,23 @@ Choose = Callable[[], Awaitable[ModelChoice]]
 RunState = Literal["idle", "running", "waiting"]
 
 
+class WidgetPreview:
+    """The agent's `preview` tool reads the studio's renderer: the draft being reviewed is put in
+    the preview widget (component-expanded) and its item tree summarised, with bounds."""
+
+    def __init__(self, widget: Any, draft_spec: Callable[[], dict[str, Any] | None]) -> None:
+        self._widget = widget
+        self._draft_spec = draft_spec
+
+    async def summary(self) -> list[dict[str, Any]]:
+        from studio.spec import expand
+
+        spec = self._draft_spec()
+        if spec is not None:
+            self._widget.apply_change(expand(spec), [])
+        return list(self._widget.visible_summary())
+
+
 class RunDriver:
     """One prototype's agent session (its draft) and at most one active run on it.
 
@@ -254,8 +272,10 @@ class RunDriver:
         spawn: Spawn,
         *,
         save_snapshots: bool = True,
+        preview: PreviewProvider | None = None,
     ) -> None:
         self.document = document
+        self.preview = preview
         self.session: AgentSession | None = None
         self.task: asyncio.Task[Any] | None = None
         self.state: RunState = "idle"
@@ -377,6 +397,7 @@ class RunDriver:
             limits=limits,
             on_event=self._event,
             info=choice.info,
+            preview=self.preview,
         )
         return await self.session.run(instruction, selected=selected)
 

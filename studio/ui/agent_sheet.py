@@ -42,6 +42,7 @@ from studio.ui.agent_bridge import (
     ProviderModels,
     RunDriver,
     TaskKeeper,
+    WidgetPreview,
     load_config,
     tool_action,
 )
@@ -224,6 +225,9 @@ class AgentSheet(QWidget):
         self.config = config
         self._tasks = TaskKeeper()
         self._save_snapshots = save_snapshots
+        self._check_generation = 0
+        # Set by install_agent_sheet when a renderer is present: the agent's `preview` tool.
+        self.preview_provider: WidgetPreview | None = None
         self._drivers: weakref.WeakKeyDictionary[Document, RunDriver] = weakref.WeakKeyDictionary()
         self._document: Document | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -372,6 +376,12 @@ class AgentSheet(QWidget):
         doc = self._document
         return self._drivers.get(doc) if doc is not None else None
 
+    def draft_spec(self) -> dict[str, Any] | None:
+        """The spec of the draft the agent is working on (None when there is no run)."""
+        driver = self.driver
+        session = driver.session if driver is not None else None
+        return session.draft.spec if session is not None else None
+
     def _driver_for(self, doc: Document) -> RunDriver:
         driver = self._drivers.get(doc)
         if driver is None:
@@ -384,6 +394,7 @@ class AgentSheet(QWidget):
                 on_event,
                 self._tasks.spawn,
                 save_snapshots=self._save_snapshots,
+                preview=self.preview_provider,
             )
             self._drivers[doc] = driver
         return driver
@@ -443,13 +454,16 @@ class AgentSheet(QWidget):
         self._trouble = None
         if self._checking is not None:
             self._checking.cancel()
-        self._checking = self._tasks.spawn(self._check(self.config))
+        self._check_generation += 1
+        self._checking = self._tasks.spawn(self._check(self.config, self._check_generation))
 
-    async def _check(self, config: AgentConfig) -> None:
+    async def _check(self, config: AgentConfig, generation: int) -> None:
         try:
             problem = await self.models.problem(config)
         finally:
-            if self._checking is asyncio.current_task():  # not replaced by a newer check
+            # Not replaced by a newer check. (A generation, not asyncio.current_task(): at
+            # shutdown qasync may step a cancelled task after its loop stopped running.)
+            if generation == self._check_generation:
                 self._checking = None
         if config is not self.config:
             return  # the settings changed meanwhile; their own check follows
@@ -908,6 +922,9 @@ def install_agent_sheet(
         if tree is not None:
             tree.highlight(addresses)
 
+    if preview is not None:
+        # The agent's `preview` tool reads this renderer (with bounds), not only the runtime.
+        sheet.preview_provider = WidgetPreview(preview, sheet.draft_spec)
     sheet.previewRequested.connect(show_spec)
     sheet.highlightRequested.connect(highlight)
     # Selection is context. The window normally routes clicks to Document.select (which the sheet
