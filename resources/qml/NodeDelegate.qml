@@ -83,38 +83,31 @@ Item {
             color: d.st.shadow || "#40000000"
         }
     }
+    readonly property real cornerRadius: Math.min(st.radius || 0, Math.min(width, height) / 2)
     Loader {
         anchors.fill: parent
-        active: !!d.st.bg || !!d.st.grad || d.st.bw > 0
+        active: !!d.st.grad
+        sourceComponent: GradientFill {
+            grad: d.st.grad
+            topLeftRadius: d.st.rTL >= 0 ? d.st.rTL : d.cornerRadius
+            topRightRadius: d.st.rTR >= 0 ? d.st.rTR : d.cornerRadius
+            bottomRightRadius: d.st.rBR >= 0 ? d.st.rBR : d.cornerRadius
+            bottomLeftRadius: d.st.rBL >= 0 ? d.st.rBL : d.cornerRadius
+        }
+    }
+    Loader {
+        anchors.fill: parent
+        active: (!!d.st.bg && !d.st.grad) || d.st.bw > 0
         sourceComponent: Rectangle {
-            id: bg
-            color: d.st.bg ? d.st.bg : "transparent"
-            radius: Math.min(d.st.radius || 0, Math.min(width, height) / 2)
+            // A gradient (drawn below) wins over the background colour; the border stays on top.
+            color: d.st.bg && !d.st.grad ? d.st.bg : "transparent"
+            radius: d.cornerRadius
             topLeftRadius: d.st.rTL >= 0 ? d.st.rTL : radius
             topRightRadius: d.st.rTR >= 0 ? d.st.rTR : radius
             bottomRightRadius: d.st.rBR >= 0 ? d.st.rBR : radius
             bottomLeftRadius: d.st.rBL >= 0 ? d.st.rBL : radius
             border.width: d.st.bw || 0
             border.color: d.st.bc || "transparent"
-            gradient: d.st.grad ? gradientComponent.createObject(bg) : null
-            Component {
-                id: gradientComponent
-                Gradient {
-                    // Linear gradients at any angle snap to the nearest axis (the software
-                    // scene graph has no arbitrary-angle gradient); radial ones draw top to bottom.
-                    orientation: d.st.grad && d.st.grad.type === "linear"
-                        && Math.abs(Math.cos(d.st.grad.angle * Math.PI / 180)) >= 0.7071
-                        ? Gradient.Horizontal : Gradient.Vertical
-                    stops: {
-                        var out = [];
-                        var stops = d.st.grad ? d.st.grad.stops : [];
-                        for (var i = 0; i < stops.length; ++i)
-                            out.push(stopComponent.createObject(bg, {position: stops[i].position, color: stops[i].color}));
-                        return out;
-                    }
-                }
-            }
-            Component { id: stopComponent; GradientStop {} }
         }
     }
     Loader {
@@ -133,12 +126,27 @@ Item {
         width: Math.max(0, d.width - d.padH)
         height: Math.max(0, d.height - d.padV)
         source: d.n ? Qt.resolvedUrl("nodes/" + d.n.type + ".qml") : ""
-        onLoaded: preview.created(d.n)
+        onLoaded: {
+            d.shownNode = d.n;
+            d.shownGeneration = d.generation;
+            preview.created(d.n);
+        }
     }
-    onGenerationChanged: {
+    // The content is rebuilt for a replaced node (new generation) and for another node shown
+    // by the same delegate (a new spec's root of the same type, a scroll's new child): content
+    // items keep state of their own (measured sizes, anchors) that must not carry over.
+    property QtObject shownNode: null
+    property int shownGeneration: -1
+    function refreshContent() {
+        if (!n || !loader.item || (n === shownNode && generation === shownGeneration))
+            return;
+        if (loader.source.toString().indexOf("nodes/" + n.type + ".qml") < 0)
+            return;  // the type changed: the new source is being loaded anyway
         loader.active = false;
         loader.active = true;
     }
+    onNChanged: refreshContent()
+    onGenerationChanged: refreshContent()
     readonly property bool outlined: shown && address !== ""
         && ((preview.selected !== "" && preview.selected === address) || preview.highlighted.indexOf(address) >= 0)
     Loader {

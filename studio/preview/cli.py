@@ -32,8 +32,9 @@ def configure_render(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--assets", type=Path, default=None, help="folder of image/font assets")
 
 
-def _load(path: Path) -> dict[str, Any]:
-    """The spec, validated and with components expanded; ValueError with a one-line message."""
+def load_render_spec(path: Path) -> dict[str, Any]:
+    """The spec, validated and with components expanded; ValueError with a one-line message
+    (FileNotFoundError when it cannot be read)."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -61,7 +62,7 @@ def run_render(args: argparse.Namespace) -> int:
         print("render: --width/--height must be between 1 and 8192", file=sys.stderr)
         return 2
     try:
-        spec = _load(args.file)
+        spec = load_render_spec(args.file)
     except FileNotFoundError as exc:
         print(f"render: {exc}", file=sys.stderr)
         return 2
@@ -143,3 +144,24 @@ def _render_child(spec: dict[str, Any], args: argparse.Namespace, assets: Path) 
         )
         return 1
     return 0
+
+
+def start_opengl_batch(
+    jobs_file: Path, out_dir: Path, display: str | None = None
+) -> subprocess.Popen[str]:
+    """Start `python -m studio.preview.render --batch JOBS OUTDIR` on xcb (OpenGL) on `display`
+    (default: $DISPLAY); the caller waits for it (and owns any Xvfb it started for `display`).
+    Its stdout/stderr are pipes; OUTDIR/report.json has each job's Qt messages."""
+    env = dict(os.environ, QT_QPA_PLATFORM="xcb")
+    if display:
+        env["DISPLAY"] = display
+    if not env.get("DISPLAY"):
+        raise RuntimeError("no X display: start a VirtualDisplay (Xvfb) first")
+    command = [sys.executable, "-m", "studio.preview.render", "--batch", str(jobs_file)]
+    return subprocess.Popen(
+        [*command, str(out_dir)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )

@@ -23,7 +23,7 @@ from studio.preview.nodes import (
 from studio.preview.palette import Palette
 from studio.preview.scheme import Scheme, build_scheme
 from studio.preview.styles import children_fill, resolve_style
-from studio.runtime import Runtime
+from studio.runtime import Runtime, StateWriteError
 from studio.spec.address import addresses as spec_addresses
 
 AssetResolver = Callable[[str], "str | Path | None"]
@@ -79,8 +79,11 @@ class PreviewController(QObject):
     def root_node(self) -> NodeObject | None:
         return self._root
 
-    def set_spec(self, spec: dict[str, Any]) -> None:
-        """Show a new spec from scratch (new runtime state)."""
+    def set_spec(self, spec: dict[str, Any], appearance: str | None = None) -> None:
+        """Show a new spec from scratch (new runtime state), in `appearance` when given (the
+        device's light/dark/system, as `set_appearance`, without re-showing the old spec)."""
+        if appearance is not None:
+            self._appearance = appearance
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._runtime = Runtime(spec)
@@ -150,6 +153,8 @@ class PreviewController(QObject):
             [node["child"]] if isinstance(node.get("child"), dict) else node.get("children") or []
         )
         for kid, child in zip(kids, children, strict=True):
+            if child is kid.node:  # an unchanged subtree the edit shares (specs are values)
+                continue
             if same_shape(kid.node, child):
                 self._sync(kid, child, changed)
             else:
@@ -273,6 +278,11 @@ class PreviewController(QObject):
             obj.bump()
 
     # -- theme / device / edit mode -----------------------------------------------------
+    def set_asset_resolver(self, resolver: AssetResolver | None) -> None:
+        """Where image and font asset ids are looked up (for the next shown spec)."""
+        self._asset_resolver = resolver
+        self._fonts = {k: v for k, v in self._fonts.items() if k == "__icons__"}
+
     def set_appearance(self, appearance: str) -> None:
         self._appearance = appearance
         self._refresh_theme()
@@ -443,10 +453,13 @@ class PreviewController(QObject):
         rt = self._rt()
         return rt.value(rt.bind_key(key, n._scope or None) if "{" in key else key)
 
-    @Slot(QObject, str, "QVariant")
-    def setValue(self, n: NodeObject, key: str, value: Any) -> None:  # noqa: N802 (QML name)
+    @Slot(QObject, str, "QVariant", result=int)
+    def setValue(self, n: NodeObject, key: str, value: Any) -> int:  # noqa: N802 (QML name)
+        """A control's write. Returns 0 when the runtime refused it (a StateWriteError never
+        escapes the slot: the runtime logged `validation_failed` and re-announced the key, so
+        the control re-reads its value; controls that keep their own state reset it on 0)."""
         if self._edit_mode or not key:
-            return
+            return 1
         rt = self._rt()
         concrete = rt.bind_key(key, n._scope or None) if "{" in key else key
         current = rt.value(concrete)
@@ -457,10 +470,15 @@ class PreviewController(QObject):
         elif isinstance(current, float) and isinstance(value, int | float):
             value = float(value)
         if isinstance(value, float) and not math.isfinite(value):
-            return
+            return 0
         if current == value and type(current) is type(value):
-            return
-        rt.set_value(concrete, value)
+            return 1
+        try:
+            rt.set_value(concrete, value)
+        except StateWriteError:
+            n.bump()  # re-read even when the key is read under another (templated) name
+            return 0
+        return 1
 
     @Slot(QObject, str)
     def tap(self, n: NodeObject, part: str) -> None:

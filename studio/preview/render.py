@@ -1,20 +1,39 @@
 """Headless rendering of a spec's first screen to an image (in this process, current platform).
 
 Also the entry point of the child process `render` starts under Xvfb:
-`python -m studio.preview.render SPEC.json OUT.png --theme T --width W --height H [--assets DIR]`.
+`python -m studio.preview.render SPEC.json OUT.png --theme T --width W --height H [--assets DIR]`,
+and its batch form, many renders in one process (one Qt start-up instead of one per spec):
+`python -m studio.preview.render --batch JOBS.jsonl OUTDIR`. Each line of JOBS.jsonl is
+`{"name", "spec" (an already validated, expanded spec file), "theme"?, "width"?, "height"?,
+"assets"?}`; each render goes to OUTDIR/<name>.png and OUTDIR/report.json lists, per job, the
+Qt messages (warnings included) logged while it rendered, its error if any, and the graphics
+API the scene graph used.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QSize, QTimer, QUrl
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEventLoop,
+    QMessageLogContext,
+    QSize,
+    QTimer,
+    QtMsgType,
+    QUrl,
+    qInstallMessageHandler,
+)
 from PySide6.QtGui import QGuiApplication, QImage
-from PySide6.QtQuick import QQuickItem, QQuickView
+from PySide6.QtQuick import QQuickItem, QQuickView, QSGRendererInterface
 
 from studio.preview.assets import directory_resolver
 from studio.preview.controller import AssetResolver, PreviewController
@@ -48,8 +67,8 @@ class HeadlessScene:
         self._size = QSize(width, height)
         self._loaded = False
 
-    def show(self, spec: dict[str, Any]) -> None:
-        self.controller.set_spec(spec)
+    def show(self, spec: dict[str, Any], appearance: str | None = None) -> None:
+        self.controller.set_spec(spec, appearance)
         if not self._loaded:
             self.view.setSource(qml_url())
             errors = self.view.errors()
@@ -120,8 +139,120 @@ def render_spec(
         scene.close()
 
 
+_MESSAGE_KINDS = {
+    QtMsgType.QtDebugMsg: "debug",
+    QtMsgType.QtInfoMsg: "info",
+    QtMsgType.QtWarningMsg: "warning",
+    QtMsgType.QtCriticalMsg: "critical",
+    QtMsgType.QtFatalMsg: "fatal",
+}
+
+
+@contextmanager
+def captured_messages() -> Iterator[list[dict[str, str]]]:
+    """Collects Qt's messages (QML warnings included) as `{kind, text}` while the block runs;
+    each is also written to stderr as Qt would have."""
+    messages: list[dict[str, str]] = []
+
+    def handler(kind: QtMsgType, _context: QMessageLogContext, text: str) -> None:
+        messages.append({"kind": _MESSAGE_KINDS.get(kind, "warning"), "text": text})
+        print(text, file=sys.stderr)
+
+    previous = qInstallMessageHandler(handler)
+    try:
+        yield messages
+    finally:
+        qInstallMessageHandler(previous)
+
+
+def graphics_api(scene: HeadlessScene) -> str:
+    """The scene graph's graphics API ("OpenGL", "Software", ...)."""
+    interface = scene.view.rendererInterface()
+    if interface is None:
+        return ""
+    api = interface.graphicsApi()
+    return str(QSGRendererInterface.GraphicsApi(api).name)
+
+
+def render_batch(jobs_file: Path, out_dir: Path) -> list[dict[str, Any]]:
+    """Render every job of a JSON-lines file (see the module docstring) in this process, each
+    in a fresh scene (as a single render); returns (and writes to OUTDIR/report.json) the
+    report."""
+    from studio.preview.files import save_image_atomic
+
+    jobs = [json.loads(line) for line in jobs_file.read_text(encoding="utf-8").splitlines() if line]
+    report: list[dict[str, Any]] = []
+    for job in jobs:
+        entry: dict[str, Any] = {"name": str(job["name"]), "ok": False}
+        with captured_messages() as messages:
+            scene: HeadlessScene | None = None
+            try:
+                assets = job.get("assets")
+                scene = HeadlessScene(
+                    int(job.get("width", 412)),
+                    int(job.get("height", 915)),
+                    str(job.get("theme", "light")),
+                    directory_resolver(Path(assets)) if assets else None,
+                )
+                scene.show(json.loads(Path(job["spec"]).read_text(encoding="utf-8")))
+                image = scene.grab()
+                if image.isNull():
+                    raise SceneError("the scene produced no image")
+                save_image_atomic(image, out_dir / f"{entry['name']}.png")
+                entry["ok"] = True
+                entry["api"] = graphics_api(scene)
+            except (SceneError, OSError, ValueError, KeyError) as exc:
+                entry["error"] = f"{job.get('spec')}: {exc}"
+            finally:
+                if scene is not None:
+                    scene.close()
+        entry["messages"] = messages
+        report.append(entry)
+    _write_json_atomic(out_dir / "report.json", report)
+    return report
+
+
+def _write_json_atomic(path: Path, value: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(value, handle, indent=1)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def main(argv: list[str] | None = None) -> int:
-    """The child-process entry: render an already validated and expanded spec file."""
+    """The child-process entry: render an already validated and expanded spec file, or a batch."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--batch"]:
+        return _main_batch(argv[1:])
+    return _main_single(argv)
+
+
+def _main_batch(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="studio.preview.render --batch")
+    parser.add_argument("jobs", type=Path, help="JSON lines, one render job each")
+    parser.add_argument("out_dir", type=Path)
+    parser.add_argument("--software", action="store_true")
+    args = parser.parse_args(argv)
+    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
+    prepare_quick(True if args.software else None)
+    try:
+        report = render_batch(args.jobs, args.out_dir)
+    except OSError as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        del app
+    return 0 if all(entry["ok"] for entry in report) else 1
+
+
+def _main_single(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="studio.preview.render")
     parser.add_argument("spec", type=Path)
     parser.add_argument("out", type=Path)

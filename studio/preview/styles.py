@@ -132,12 +132,21 @@ def _gradient(value: Any, scheme: Scheme) -> dict[str, Any] | None:
         return None
     stops = value["stops"]
     count = len(stops)
-    out = []
+    positions: list[float] = []
+    previous = 0.0
     for i, stop in enumerate(stops):
         position = stop.get("position")
         if not isinstance(position, int | float):
             position = i / (count - 1) if count > 1 else 0.0
-        out.append({"color": scheme.color(stop.get("color")), "position": float(position)})
+        # Qt sorts stops by position and may swap two at the same place; nudging each by a
+        # hair keeps the authored order (a hard edge stays red | blue, as on Android).
+        previous = max(min(max(float(position), 0.0), 1.0), previous)
+        positions.append(previous + i * 1e-5)
+    top = max([1.0, *positions])
+    out = [
+        {"color": scheme.color(stop.get("color")), "position": position / top}
+        for stop, position in zip(stops, positions, strict=True)
+    ]
     return {
         "type": value.get("type", "linear"),
         "angle": float(value.get("angle", 0)),

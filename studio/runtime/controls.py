@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -49,53 +49,70 @@ def _number(value: object) -> float | None:
     )
 
 
-def collect_rules(root: Mapping[str, Any]) -> dict[str, list[ControlRule]]:
-    """Every concrete state key bound by a control (repeat instances included) with its rules."""
-    rules: dict[str, list[ControlRule]] = {}
+def control_rules(node: Mapping[str, Any], address: str) -> list[tuple[str, ControlRule]]:
+    """The `(state key, rule)` claims of one node's own fields (its children not included)."""
+    found: list[tuple[str, ControlRule]] = []
 
     def add(key: object, rule: ControlRule) -> None:
         if isinstance(key, str):
-            rules.setdefault(key, []).append(rule)
+            found.append((key, rule))
 
-    for node, address, _scope in walk(root):
-        kind = node.get("type")
-        key = node.get("stateKey")
-        if kind == "textField" or kind in ("radioGroup", "segmentedButton"):
-            add(key, ControlRule(str(kind), address, "string"))
-        elif kind in ("switch", "checkbox") or (kind == "chip" and node.get("variant") == "filter"):
-            add(key, ControlRule(str(kind), address, "boolean"))
-        elif kind == "slider":
-            add(
-                key,
-                ControlRule(
-                    "slider",
-                    address,
-                    "number",
-                    _number(node.get("min")),
-                    _number(node.get("max")),
-                    _number(node.get("step")),
-                ),
-            )
-        elif kind == "progress":
-            add(key, ControlRule("progress", address, "number", 0.0, _number(node.get("max"))))
-        elif kind in ("tabBar", "bottomNav"):
-            add(key, ControlRule(str(kind), address, "integer", 0.0))
-        elif kind == "datePicker":
-            add(key, ControlRule("datePicker", address, "date"))
-        elif kind == "timePicker":
-            add(node.get("hourKey"), ControlRule("timePicker", address, "integer", 0.0, 23.0))
-            add(node.get("minuteKey"), ControlRule("timePicker", address, "integer", 0.0, 59.0))
-        trailing = node.get("trailing")
-        if (
-            kind == "listItem"
-            and isinstance(trailing, Mapping)
-            and trailing.get("type") in ("switch", "checkbox")
-        ):
-            add(trailing.get("stateKey"), ControlRule("listItem", address, "boolean"))
-        open_when = node.get("openWhen")
-        if isinstance(open_when, Mapping):
-            add(open_when.get("key"), ControlRule(str(kind), address, "boolean"))
+    kind = node.get("type")
+    key = node.get("stateKey")
+    if kind == "textField" or kind in ("radioGroup", "segmentedButton"):
+        add(key, ControlRule(str(kind), address, "string"))
+    elif kind in ("switch", "checkbox") or (kind == "chip" and node.get("variant") == "filter"):
+        add(key, ControlRule(str(kind), address, "boolean"))
+    elif kind == "slider":
+        add(
+            key,
+            ControlRule(
+                "slider",
+                address,
+                "number",
+                _number(node.get("min")),
+                _number(node.get("max")),
+                _number(node.get("step")),
+            ),
+        )
+    elif kind == "progress":
+        add(key, ControlRule("progress", address, "number", 0.0, _number(node.get("max"))))
+    elif kind in ("tabBar", "bottomNav"):
+        add(key, ControlRule(str(kind), address, "integer", 0.0))
+    elif kind == "datePicker":
+        add(key, ControlRule("datePicker", address, "date"))
+    elif kind == "timePicker":
+        add(node.get("hourKey"), ControlRule("timePicker", address, "integer", 0.0, 23.0))
+        add(node.get("minuteKey"), ControlRule("timePicker", address, "integer", 0.0, 59.0))
+    trailing = node.get("trailing")
+    if (
+        kind == "listItem"
+        and isinstance(trailing, Mapping)
+        and trailing.get("type") in ("switch", "checkbox")
+    ):
+        add(trailing.get("stateKey"), ControlRule("listItem", address, "boolean"))
+    open_when = node.get("openWhen")
+    if isinstance(open_when, Mapping):
+        add(open_when.get("key"), ControlRule(str(kind), address, "boolean"))
+    return found
+
+
+def rules_by_key(
+    claims: Iterable[tuple[str, ControlRule]],
+) -> dict[str, list[ControlRule]]:
+    """`(key, rule)` claims grouped by key, each key's rules in the order given."""
+    rules: dict[str, list[ControlRule]] = {}
+    for key, rule in claims:
+        rules.setdefault(key, []).append(rule)
     return rules
+
+
+def collect_rules(root: Mapping[str, Any]) -> dict[str, list[ControlRule]]:
+    """Every concrete state key bound by a control (repeat instances included) with its rules.
+    (`Runtime` gets the same from a per-subtree cache, `tree.SubtreeFacts(control_rules)`.)"""
+    return rules_by_key(
+        claim for node, address, _scope in walk(root) for claim in control_rules(node, address)
+    )
 
 
 def _kind_class(kind: Kind) -> TypeClass:

@@ -11,7 +11,14 @@ from typing import Any
 from studio.runtime import actions as act
 from studio.runtime.bindings import Scope, bind_condition, bind_scope_text, bind_text
 from studio.runtime.conditions import holds, is_open, resolve_style
-from studio.runtime.controls import StateWriteError, check_write, collect_rules, snap_control_value
+from studio.runtime.controls import (
+    ControlRule,
+    StateWriteError,
+    check_write,
+    control_rules,
+    rules_by_key,
+    snap_control_value,
+)
 from studio.runtime.events import Change, EventKind, EventLog, Listener, RuntimeEvent
 from studio.runtime.platform_calls import (
     STATUSES,
@@ -20,10 +27,23 @@ from studio.runtime.platform_calls import (
     write_pointer,
 )
 from studio.runtime.summary import summarize
-from studio.runtime.tree import instances, pager_counts
+from studio.runtime.tree import SubtreeFacts, instances, own_pager_count
 from studio.runtime.values import Scalar, TypeClass, is_scalar, same_scalar, type_class
 
 DISMISS_REASONS = ("user", "agent", "disconnect", "ttl", "teardown")
+
+
+#: What the runtime gathers from each node: `(state key, control rule)` claims and
+#: `(pager id, page count)`.
+_Fact = tuple[str, ControlRule | int]
+
+
+def _own_facts(node: Mapping[str, Any], address: str) -> list[_Fact]:
+    found: list[_Fact] = []
+    found.extend(control_rules(node, address))
+    if node.get("type") == "pager":
+        found.extend(own_pager_count(node, address))
+    return found
 
 
 def _initial_state(spec: Mapping[str, Any]) -> dict[str, Scalar]:
@@ -64,6 +84,11 @@ class Runtime:
         self._listeners: list[Listener] = []
         self._pending: dict[str, PlatformRequest] = {}
         self._request_counter = 0
+        # Per-subtree caches: a replace() re-walks only the subtrees the edit changed.
+        self._facts: SubtreeFacts[_Fact] = SubtreeFacts(_own_facts)
+        self._known: tuple[_Fact, ...] | None = None
+        self._rules: dict[str, list[ControlRule]] = {}
+        self._counts: dict[str, int] = {}
         self._load(spec)
         self._state: dict[str, Scalar] = _initial_state(self._spec)
         self._data: dict[str, Any] = _initial_data(self._spec)
@@ -83,8 +108,12 @@ class Runtime:
         self._declared: dict[str, TypeClass] = {
             k: kind for k, v in initial.items() if (kind := type_class(v)) is not None
         }
-        self._rules = collect_rules(self._spec["root"])
-        self._counts = pager_counts(self._spec["root"])
+        # Only the path an edit changed is re-walked (see `SubtreeFacts`).
+        facts = self._facts.update(self._spec["root"])
+        if facts != self._known:  # unchanged facts are the same objects: compared by identity
+            self._known = facts
+            self._rules = rules_by_key((k, v) for k, v in facts if isinstance(v, ControlRule))
+            self._counts = {k: v for k, v in facts if isinstance(v, int)}
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -445,16 +474,15 @@ class Runtime:
     def replace(self, spec: Mapping[str, Any]) -> None:
         """An in-place re-show (AutoMobile's same-id show): each pager keeps its page, clamped to
         the new page count; the new spec's `state` and `data` win; no event. Pending platform
-        requests stay pending."""
-        old_state, old_pages, old_data = (
-            dict(self._state),
-            dict(self._pages),
-            copy.deepcopy(self._data),
-        )
+        requests stay pending. Only the subtrees that are new objects are walked again (an
+        `apply_patch` edit shares the rest with the previous spec; see `SubtreeFacts`)."""
+        old_state, old_pages = dict(self._state), dict(self._pages)
         self._load(spec)
+        data = _initial_data(self._spec)
+        data_changed = data != self._data
         # Views handed out by .state/.pages/.data stay live: update the dicts in place.
         _refill(self._state, _initial_state(self._spec))
-        _refill(self._data, _initial_data(self._spec))
+        _refill(self._data, data)
         _refill(
             self._pages,
             {
@@ -470,7 +498,7 @@ class Runtime:
                     for p in old_pages.keys() | self._pages.keys()
                     if old_pages.get(p) != self._pages.get(p)
                 ),
-                data=old_data != self._data,
+                data=data_changed,
                 spec=True,
             )
         )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, Generic, TypeVar
 
 from studio.runtime.bindings import bind_node
 
@@ -83,6 +83,14 @@ def walk(
         yield from walk(child, at, child_scope)
 
 
+def own_pager_count(node: Node, address: str = "") -> list[tuple[str, int]]:
+    """`[(pager id, page count)]` for a pager node, `[]` for any other node."""
+    if node.get("type") == "pager" and isinstance(node.get("id"), str):
+        children = node.get("children")
+        return [(node["id"], len(children) if isinstance(children, list) else 0)]
+    return []
+
+
 def pager_counts(root: Node) -> dict[str, int]:
     """Page count of every pager, by id (pagers never sit inside a repeat template)."""
     counts: dict[str, int] = {}
@@ -94,3 +102,74 @@ def pager_counts(root: Node) -> dict[str, int]:
             counts[node["id"]] = len(children) if isinstance(children, list) else 0
         stack.extend(child for child, _ in child_nodes(node, ""))
     return counts
+
+
+Fact = TypeVar("Fact")
+
+
+class _Entry(Generic[Fact]):
+    """One node's cached facts (its whole subtree's, in walk order) and its children's entries.
+    It holds the node object itself, so an identity match can never be a reused id."""
+
+    __slots__ = ("node", "address", "facts", "children")
+
+    def __init__(
+        self,
+        node: Node,
+        address: str,
+        facts: tuple[Fact, ...],
+        children: tuple[_Entry[Fact] | None, ...],
+    ) -> None:
+        self.node = node
+        self.address = address
+        self.facts = facts
+        self.children = children
+
+
+class SubtreeFacts(Generic[Fact]):
+    """What `own(node, address)` finds in every node of a tree (repeat expanded), in `walk`
+    order, cached per subtree object.
+
+    Specs are values: an edit (`apply_patch`, the Document) builds new dicts along the edited
+    path and shares every other subtree object with the previous spec. `update(new_root)` so
+    reuses a cached subtree whenever the new tree holds the very same object at the same
+    address, and re-walks only the changed path (plus the direct children of each node on it,
+    compared by identity). A repeat container is cached as a whole: its instances are bound
+    copies whose identity says nothing."""
+
+    def __init__(self, own: Callable[[Node, str], Iterable[Fact]]) -> None:
+        self._own = own
+        self._root: _Entry[Fact] | None = None
+
+    def update(self, root: Node, address: str = "root") -> tuple[Fact, ...]:
+        """Every fact of the tree at `root`, re-walking only what changed since the last call."""
+        self._root = self._entry(root, address, self._root)
+        return self._root.facts
+
+    def _entry(self, node: Node, address: str, old: _Entry[Fact] | None) -> _Entry[Fact]:
+        if old is not None and old.node is node and old.address == address:
+            return old
+        if repeat_of(node) is not None:
+            facts = [fact for n, at, _ in walk(node, address) for fact in self._own(n, at)]
+            return _Entry(node, address, tuple(facts), ())
+        facts = list(self._own(node, address))
+        single, many = node.get("child"), node.get("children")
+        in_list = not isinstance(single, Mapping)
+        kids: list[Any] = [single] if not in_list else many if isinstance(many, list) else []
+        # Children are matched by position: an entry made for the same object at the same
+        # address is reused without building the address (most siblings of an edited path).
+        before = old.children if old is not None and old.address == address else ()
+        children: list[_Entry[Fact] | None] = []
+        for i, child in enumerate(kids):
+            prev = before[i] if i < len(before) else None
+            if prev is not None and prev.node is child and prev.address.endswith("]") == in_list:
+                pass
+            elif isinstance(child, Mapping):
+                at = f"{address}.children[{i}]" if in_list else f"{address}.child"
+                prev = self._entry(child, at, prev)
+            else:
+                children.append(None)
+                continue
+            facts.extend(prev.facts)
+            children.append(prev)
+        return _Entry(node, address, tuple(facts), tuple(children))

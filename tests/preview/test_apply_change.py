@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
+
+from tests.preview.conftest import load_spec
 
 SPEC: dict[str, Any] = {
     "id": "c",
@@ -102,3 +105,21 @@ def test_a_state_change_re_evaluates_only_the_nodes_that_read_it(scene: Any) -> 
     assert bumped == ["root.children[0]"]  # only "Top {count}" reads `count`
     scene.grab()
     assert _texts(scene)[0] == "Top 2"
+
+
+def test_a_new_spec_with_a_root_of_the_same_type_lays_out_as_if_shown_first(
+    scene: Any, conformance_dir: Path
+) -> None:
+    """The same delegate shows the next spec's root; content of the same type must not keep
+    the previous spec's layout state (found by the OpenGL batch: this sequence shifted the
+    last spec's column by 13 dp)."""
+    valid = conformance_dir / "fixtures" / "overlay-spec" / "valid"
+    names = ["row-weight-size-bounds", "sheet-bindings", "style-polish"]
+    specs = [load_spec(valid / f"{name}.json") for name in names]
+    scene.show(copy.deepcopy(specs[-1]))
+    scene.grab()
+    fresh = [e["bounds"] for e in scene.visible_summary()]
+    for spec in specs:
+        scene.show(copy.deepcopy(spec))
+        scene.grab()
+    assert [e["bounds"] for e in scene.visible_summary()] == fresh

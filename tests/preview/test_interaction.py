@@ -368,3 +368,41 @@ def test_platform_actions_are_handed_to_the_host(preview: Any, qtbot: Any) -> No
     preview.runtime.resolve_platform(request, "ok", {"uri": "file:///p.jpg"})
     qtbot.waitUntil(lambda: "Status ok" in _texts(preview))
     assert preview.runtime.data["photo"] == {"uri": "file:///p.jpg"}
+
+
+REFUSING_SPEC: dict[str, Any] = {
+    "id": "r",
+    "window": {"placement": {"type": "fullscreen"}},
+    "state": {"level": 2},
+    "root": {
+        "type": "column",
+        "style": {"width": "fill", "padding": {"top": 16, "start": 16, "end": 16}},
+        "children": [
+            {"type": "slider", "stateKey": "level", "label": "Level", "min": 0, "max": 10,
+             "step": 1, "style": {"width": "fill"}},
+            {"type": "progress", "stateKey": "level", "max": 5},
+        ],
+    },
+}  # fmt: skip
+
+
+def test_a_refused_control_write_is_caught_and_the_control_shows_the_stored_value(
+    preview: Any, qtbot: Any
+) -> None:
+    from tests.preview.helpers import find_items
+
+    preview.set_spec(REFUSING_SPEC)
+    events: list[Any] = []
+    preview.runtimeEvent.connect(events.append)
+    b = _entry(preview, "slider", "Level")["bounds"]
+    # the progress bar on the same key accepts at most 5: a click at 80% asks for 8
+    _click(
+        qtbot, preview, QPoint(round(b["x"] + b["width"] * 0.8), round(b["y"] + b["height"] - 20))
+    )
+    qtbot.waitUntil(lambda: any(e.kind == "validation_failed" for e in events))
+    refusal = next(e for e in events if e.kind == "validation_failed")
+    assert "progress" in refusal.payload["message"] and refusal.payload["key"] == "level"
+    assert preview.runtime.value("level") == 2
+    sliders = [i for i in find_items(preview.screen_item(), "") if i.inherits("QQuickSlider")]
+    assert len(sliders) == 1
+    qtbot.waitUntil(lambda: sliders[0].property("value") == 2)  # back where the state is

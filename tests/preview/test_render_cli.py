@@ -75,3 +75,32 @@ def test_bad_json_exit_1_and_missing_file_exit_2(
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "missing.json" in err
     assert main(["render", str(_write(tmp_path, SPEC)), "--out", str(out), "--width", "0"]) == 2
+
+
+def test_batch_renders_each_job_and_reports_errors_and_qt_messages(
+    quick: Any, tmp_path: Path
+) -> None:
+    from PySide6.QtCore import qWarning
+
+    from studio.preview.render import captured_messages, render_batch
+
+    with captured_messages() as messages:
+        qWarning("a warning from Qt")
+    assert messages == [{"kind": "warning", "text": "a warning from Qt"}]
+
+    spec = _write(tmp_path, SPEC)
+    jobs = [
+        {"name": "ok-dark", "spec": str(spec), "theme": "dark", "width": 360, "height": 800},
+        {"name": "missing", "spec": str(tmp_path / "nope.json")},
+    ]
+    jobs_file = _write(tmp_path, "\n".join(json.dumps(j) for j in jobs) + "\n", "jobs.jsonl")
+    out_dir = tmp_path / "out"
+    report = render_batch(jobs_file, out_dir)
+    assert [(e["name"], e["ok"]) for e in report] == [("ok-dark", True), ("missing", False)]
+    assert "nope.json" in report[1]["error"]
+    assert report[0]["messages"] == [] and report[0]["api"] == "Software"
+    image = QImage(str(out_dir / "ok-dark.png"))
+    assert (image.width(), image.height()) == (360, 800)
+    assert pixels(image)[700, 10].astype(int).sum() < 3 * 128 + 255  # dark background
+    assert json.loads((out_dir / "report.json").read_text(encoding="utf-8")) == report
+    assert not (out_dir / "missing.png").exists()

@@ -1,4 +1,5 @@
-// box: children stacked, placed by the box's content alignment.
+// box: children stacked, placed by the box's content alignment; a child's own `alignment`
+// places that child instead (Compose's Modifier.align); its `offset` still applies on top.
 import QtQuick
 import ".."
 
@@ -37,8 +38,10 @@ Item {
             onFillHChanged: c.schedule()
             width: fillW ? c.width : Math.min(implicitWidth, c.width)
             height: fillH ? c.height : implicitHeight
-            x: c.h === "center" ? (c.width - width) / 2 : c.h === "end" ? c.width - width : 0
-            y: c.v === "center" ? (c.height - height) / 2 : c.v === "end" ? c.height - height : 0
+            readonly property string ownH: st.halign || c.h
+            readonly property string ownV: st.valign || c.v
+            x: ownH === "center" ? (c.width - width) / 2 : ownH === "end" ? c.width - width : 0
+            y: ownV === "center" ? (c.height - height) / 2 : ownV === "end" ? c.height - height : 0
         }
     }
 }

@@ -15,6 +15,6 @@ CheckBox {
     }
     font.family: preview.fontFamily
     font.pixelSize: 16 * preview.typeScale
-    onToggled: preview.setValue(d.n, d.p.stateKey, checked)
+    onToggled: if (!preview.setValue(d.n, d.p.stateKey, checked)) checked = Qt.binding(() => on)  // refused
     onOnChanged: if (checked !== on) checked = on
 }

@@ -76,7 +76,7 @@ Item {
             anchors.centerIn: parent
             padding: 0
             checked: li.on
-            onToggled: preview.setValue(d.n, li.trailing.stateKey, checked)
+            onToggled: if (!preview.setValue(d.n, li.trailing.stateKey, checked)) checked = Qt.binding(() => li.on)
         }
         MIcon {
             visible: li.trailing !== null && li.trailing.type === "icon"

@@ -34,7 +34,8 @@ Item {
             stepSize: d.p.step || 0
             snapMode: d.p.step ? Slider.SnapAlways : Slider.NoSnap
             value: root.bound
-            onMoved: preview.setValue(d.n, d.p.stateKey, value)
+            // A refused write (another control on the key forbids it): back to the stored value.
+            onMoved: if (!preview.setValue(d.n, d.p.stateKey, value)) value = root.bound
         }
     }
     onBoundChanged: if (s.value !== bound) s.value = bound

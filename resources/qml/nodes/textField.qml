@@ -17,6 +17,6 @@ TextField {
     color: d.ts.color || preview.colors.onSurface
     font.family: preview.fontFamily
     font.pixelSize: 16 * preview.typeScale
-    onTextEdited: preview.setValue(d.n, d.p.stateKey, text)
+    onTextEdited: if (!preview.setValue(d.n, d.p.stateKey, text)) text = bound  // refused: revert
     onBoundChanged: if (text !== bound) text = bound
 }
