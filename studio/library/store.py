@@ -96,7 +96,8 @@ def _clean_name(name: str) -> str:
 
 class Library:
     """The prototype library in `<root>/library/`. Methods are blocking (file I/O); the UI calls
-    them off the GUI thread (`studio.library.aio.AsyncLibrary`). Thread-safe within a process."""
+    them off the GUI thread (`studio.ui.controller` runs them on one worker thread, in order).
+    Thread-safe within a process."""
 
     def __init__(self, root: Path | str | None = None):
         self.folder = library_dir(Path(root) if root is not None else None)

@@ -356,28 +356,6 @@ def test_newer_drafts_file_keeps_its_fields(library: Library) -> None:
     assert after["log"]["revisions"][-1]["summary"] == "next"
 
 
-def test_async_library(_isolated_home: Path, tmp_path: Path) -> None:
-    import asyncio
-
-    from studio.library.aio import AsyncLibrary
-
-    async def scenario() -> tuple[list[str], list[str], dict]:
-        lib = await AsyncLibrary.open()
-        added = await lib.ensure_templates()
-        entry = await lib.create("Async", spec(), "generated", {"logo": png()})
-        await lib.rename(entry.id, "Renamed")
-        await lib.export_bundle(entry.id, tmp_path / "a.protobundle")
-        imported = await lib.import_bundle(tmp_path / "a.protobundle")
-        await lib.delete(added[0].id)
-        names = [e.name for e in await lib.list_entries()]
-        return names, [e.name for e in await lib.trashed()], await lib.load_spec(imported.id)
-
-    names, trashed, loaded = asyncio.run(scenario())
-    assert names[-2:] == ["Renamed", "Renamed"] and len(names) == 6
-    assert trashed == ["List and detail"]
-    assert loaded == spec()
-
-
 def test_names_from_ids_and_files_are_cut_to_one_short_line(library: Library) -> None:
     long_id = "screen-" + "x" * 300
     entry = library.import_spec_text(json.dumps(spec(id=long_id)))
