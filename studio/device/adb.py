@@ -361,17 +361,18 @@ class Adb:
             raise
         return conn
 
-    async def exec_out(self, serial: str, cmd: str, limit_s: float = 10.0) -> bytes:
-        def run() -> bytes:
-            conn = self.open_exec(serial, cmd)
-            try:
-                conn.conn.settimeout(limit_s)
-                data = conn.read_until_close(encoding=None)
-                return data if isinstance(data, bytes) else data.encode()
-            finally:
-                conn.close()
+    def exec_out_blocking(self, serial: str, cmd: str, limit_s: float = 10.0) -> bytes:
+        """`adb exec-out CMD`: everything it writes, until it exits. Blocking."""
+        conn = self.open_exec(serial, cmd)
+        try:
+            conn.conn.settimeout(limit_s)
+            data = conn.read_until_close(encoding=None)
+            return data if isinstance(data, bytes) else data.encode()
+        finally:
+            conn.close()
 
-        return await asyncio.to_thread(run)
+    async def exec_out(self, serial: str, cmd: str, limit_s: float = 10.0) -> bytes:
+        return await asyncio.to_thread(self.exec_out_blocking, serial, cmd, limit_s)
 
     async def tap(self, serial: str, x: int, y: int) -> None:
         await self.shell(serial, f"input tap {int(x)} {int(y)}")

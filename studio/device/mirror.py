@@ -437,7 +437,7 @@ class ScreencapSource:
         while not stop.is_set():
             started = time.perf_counter()
             try:
-                data = _exec_blocking(self.adb, self.serial, "screencap -p")
+                data = self.adb.exec_out_blocking(self.serial, "screencap -p")
                 received = time.perf_counter()
                 image = decode_png(data)
             except (OSError, ValueError, av.error.FFmpegError) as exc:
@@ -451,16 +451,6 @@ class ScreencapSource:
 
     def interrupt(self) -> None:
         pass
-
-
-def _exec_blocking(adb: Adb, serial: str, cmd: str, timeout: float = 10.0) -> bytes:
-    conn = adb.open_exec(serial, cmd)
-    try:
-        conn.conn.settimeout(timeout)
-        data = conn.read_until_close(encoding=None)
-        return data if isinstance(data, bytes) else data.encode()
-    finally:
-        conn.close()
 
 
 # ---- the mirror --------------------------------------------------------------------------------
