@@ -440,14 +440,7 @@ class ScrcpySource(_SocketSource):
             proc = self._start(scid, forward=False)
             deadline = time.monotonic() + self.connect_timeout
             while True:
-                if stop.is_set():
-                    raise NoVideo("stopped")
-                if proc.exited.is_set():
-                    raise self._failed(proc, "scrcpy server exited")
-                if time.monotonic() > deadline:
-                    raise self._failed(
-                        proc, f"scrcpy server did not connect within {self.connect_timeout:g} s"
-                    )
+                self._still_waiting(proc, deadline, stop, "connect")
                 try:
                     sock, _ = listener.accept()
                 except TimeoutError:
@@ -461,6 +454,19 @@ class ScrcpySource(_SocketSource):
             self._set(None)
             with contextlib.suppress(adbutils.AdbError, OSError):
                 dev.reverse_remove(remote)  # the connection stays; the tunnel is not needed
+
+    def _still_waiting(
+        self, proc: _ServerProcess, deadline: float, stop: threading.Event, what: str
+    ) -> None:
+        """Raise when waiting for the server makes no more sense: stopped, exited, too late."""
+        if stop.is_set():
+            raise NoVideo("stopped")
+        if proc.exited.is_set():
+            raise self._failed(proc, "scrcpy server exited")
+        if time.monotonic() > deadline:
+            raise self._failed(
+                proc, f"scrcpy server did not {what} within {self.connect_timeout:g} s"
+            )
 
     def _open_forward(
         self, scid: int, stop: threading.Event
@@ -478,14 +484,7 @@ class ScrcpySource(_SocketSource):
             # adb accepts the connection even before the server listens, then closes it: retry
             # until the server's dummy byte arrives, as scrcpy's client does
             while True:
-                if stop.is_set():
-                    raise NoVideo("stopped")
-                if proc.exited.is_set():
-                    raise self._failed(proc, "scrcpy server exited")
-                if time.monotonic() > deadline:
-                    raise self._failed(
-                        proc, f"scrcpy server did not accept within {self.connect_timeout:g} s"
-                    )
+                self._still_waiting(proc, deadline, stop, "accept")
                 try:
                     sock = socket.create_connection((self.adb.server.host, port), timeout=1.0)
                 except OSError:
