@@ -41,4 +41,4 @@ def test_collector_disables_automatic_gc_and_collects_on_its_tick(qtbot: object)
     finally:
         collector.stop()
     assert gc.isenabled()
-    gc.disable()  # the suite keeps automatic collection off (tests/conftest.py)
+    gc.disable()  # as the suite has it during Qt tests (tests/conftest.py)
