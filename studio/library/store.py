@@ -25,6 +25,7 @@ with a logged warning and listed in `problems`, never fatal, and never dropped f
 from __future__ import annotations
 
 import copy
+import hashlib
 import logging
 import os
 import secrets
@@ -357,7 +358,16 @@ class Library:
             raise LibraryError(f"{path.name}: cannot read ({exc.strerror or exc})") from None
         spec = parse_spec(data, path.name)
         check_spec(spec, path.name)
-        return self.create(_auto_name(path.stem, "Imported prototype"), spec, "file")
+        # Opening the same, unchanged file again (a recent file, a second drop) opens the entry
+        # it made before instead of adding a copy each time.
+        origin = {"importedFrom": str(path.resolve()), "importedSha256": _sha256(data)}
+        with self._lock:
+            for entry in self.list_entries():
+                if all(entry.get(k) == v for k, v in origin.items()):
+                    return entry
+        return self.create(
+            _auto_name(path.stem, "Imported prototype"), spec, "file", extra=dict(origin)
+        )
 
     def import_spec_text(self, text: str, name: str | None = None) -> LibraryEntry:
         """Import pasted spec text (source "paste"), named after the spec's id unless given."""
@@ -620,3 +630,7 @@ def _write_synced(path: Path, data: bytes) -> None:
 
 
 __all__ = ["TEMP_MARK", "Library", "LibraryEntry", "Unreadable"]
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

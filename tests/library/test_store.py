@@ -371,3 +371,20 @@ def test_unreadable_drafts_are_reported_not_fatal(library: Library) -> None:
     assert any(f"{entry.id}.draft.json" in p and "drafts ignored" in p for p in library.problems)
     library.save_revisions(entry.id, RevisionLog(spec()))
     assert library.load_revisions(entry.id) is not None
+
+
+def test_opening_the_same_unchanged_file_again_opens_its_entry(tmp_path: Path) -> None:
+    """A recent file or a second drop of the same file does not add a copy each time; a file
+    changed since gets an entry of its own."""
+    lib = Library(tmp_path / "home")
+    path = tmp_path / "demo.json"
+    path.write_text(json.dumps(spec()), encoding="utf-8")
+    first = lib.import_spec_file(path)
+    again = lib.import_spec_file(path)
+    assert again.id == first.id
+    assert [e.id for e in lib.list_entries()].count(first.id) == 1
+    changed = dict(spec(), id="demo-2")
+    path.write_text(json.dumps(changed), encoding="utf-8")
+    other = lib.import_spec_file(path)
+    assert other.id != first.id
+    assert lib.load_spec(other.id)["id"] == "demo-2"
