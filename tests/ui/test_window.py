@@ -208,10 +208,14 @@ def test_open_by_file_dialog_adds_to_recent_files(
     assert recent == [str(demo_file.resolve())]
     # Recent files survive a restart (settings on disk) and open the file again.
     assert studio.settings.recent_files() == recent
-    count = len(studio.library.list_entries())
+    # Opening it again from the recent menu opens the same prototype, without a copy.
+    entries = [e.id for e in studio.library.list_entries()]
+    opened = studio.controller.document.entry_id
+    studio.controller.open_entry(entries[0] if entries[0] != opened else entries[1])
+    studio.wait_for(lambda: studio.controller.document.entry_id != opened)
     studio.window.recent_actions()[0].trigger()
-    studio.settle()
-    assert len(studio.library.list_entries()) == count + 1
+    studio.wait_for(lambda: studio.controller.document.entry_id == opened)
+    assert [e.id for e in studio.library.list_entries()] == entries
 
 
 def test_paste_spec_from_clipboard(studio: Studio) -> None:
