@@ -220,12 +220,20 @@ def device_info_from_probe(serial: str, adb_state: str, output: str | None) -> D
     )
 
 
+_WatchItem = list[tuple[str, str]] | DeviceInfo | BaseException
+"""What a device watch waits for: adb's list, a `reprobe` result, or the tracker's failure."""
+
+
 class Adb:
     """The studio's view of adb: async wrappers over adbutils' blocking calls (run in threads)."""
 
     def __init__(self, server: AdbServer | None = None):
         self.server = server or AdbServer()
         self._client = self.server.client()
+        # The running `watch_devices` generators (each on its own loop, maybe another thread):
+        # `reprobe` hands them fresh infos, because adb's tracker only reports adb state changes.
+        self._watchers: list[tuple[asyncio.AbstractEventLoop, asyncio.Queue[_WatchItem]]] = []
+        self._watchers_lock = threading.Lock()
 
     @property
     def client(self) -> adbutils.AdbClient:
@@ -272,14 +280,32 @@ class Adb:
             serial, "absent", DeviceState.UNAVAILABLE, detail="adb does not list this device"
         )
 
+    async def reprobe(self, serial: str) -> DeviceInfo:
+        """Probe one device again now and hand the result to every running `watch_devices`.
+
+        A device's probe is cached per (serial, adb state), and adb reports nothing when only
+        the device's settings change (CtrlProxy installed or enabled), so this is how a watcher
+        learns it: the watchers yield a new list when the serial is still listed in that state."""
+        info = await self.probe(serial)
+        self._tell_watchers(info)
+        return info
+
+    def _tell_watchers(self, info: DeviceInfo) -> None:
+        with self._watchers_lock:
+            watchers = list(self._watchers)
+        for loop, queue in watchers:
+            with contextlib.suppress(RuntimeError):  # that watcher's loop has closed
+                loop.call_soon_threadsafe(queue.put_nowait, info)
+
     async def watch_devices(self) -> AsyncIterator[list[DeviceInfo]]:
-        """Yield the full device list now and after every change adb reports (host:track-devices).
+        """Yield the full device list now and after every change adb reports (host:track-devices)
+        or `reprobe` finds.
 
         The blocking tracker runs in a thread; closing the generator closes its connection.
         """
         await self.start()
         loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[list[tuple[str, str]] | BaseException] = asyncio.Queue()
+        queue: asyncio.Queue[_WatchItem] = asyncio.Queue()
         conn = self._client.make_connection()
         try:
             conn.send_command("host:track-devices")
@@ -307,13 +333,24 @@ class Adb:
         thread = threading.Thread(target=reader, name="adb-track-devices", daemon=True)
         thread.start()
         known: dict[tuple[str, str], DeviceInfo] = {}
+        pairs: list[tuple[str, str]] = []
+        watcher = (loop, queue)
+        with self._watchers_lock:
+            self._watchers.append(watcher)
         try:
             while True:
                 item = await queue.get()
                 if isinstance(item, BaseException):
                     raise AdbUnavailable(f"adb server stopped tracking devices: {item}")
+                if isinstance(item, DeviceInfo):  # from reprobe
+                    key = (item.serial, item.adb_state)
+                    if key not in pairs or known.get(key) == item:
+                        continue  # not listed in that state (any more), or nothing new
+                    known[key] = item
+                else:
+                    pairs = item
                 infos = []
-                for serial, st in item:
+                for serial, st in pairs:
                     info = known.get((serial, st))
                     if info is None:
                         info = await asyncio.to_thread(self._probe_sync, serial, st)
@@ -321,6 +358,8 @@ class Adb:
                 known = {(i.serial, i.adb_state): i for i in infos}
                 yield infos
         finally:
+            with self._watchers_lock:
+                self._watchers.remove(watcher)
             stop.set()
             with contextlib.suppress(OSError):  # close() alone does not wake a blocked recv
                 conn.conn.shutdown(socket.SHUT_RDWR)
@@ -391,4 +430,4 @@ class Adb:
         ).strip()
         for cmd in ctrlproxy_enable_commands(serial, current)[1:]:
             await self.shell(serial, cmd.split(" shell ", 1)[1])
-        return await self.probe(serial)
+        return await self.reprobe(serial)

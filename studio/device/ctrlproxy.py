@@ -226,7 +226,7 @@ class CtrlProxyClient:
         frame: dict[str, Any] = {"type": "show_prototype", "spec": spec}
         if reset:
             frame["reset"] = True
-        if appearance in {"light", "dark"}:
+        if appearance in {"light", "dark", "device"}:  # "device" only to prototype_appearance_v1
             frame["appearance"] = appearance
         if display_id is not None:
             frame["displayId"] = display_id
@@ -284,8 +284,17 @@ def expand_for_device(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Asset:
+    """One asset as CtrlProxy receives it (`put_prototype_asset`)."""
+
     mime_type: str
     data: bytes
+
+
+class _Keep:
+    """`apply_edit`'s default: keep the assets / appearance of the last show."""
+
+
+KEEP = _Keep()
 
 
 class DeviceShow:
@@ -309,11 +318,14 @@ class DeviceShow:
         self.warnings: list[str] = []
         self._assets: dict[str, Asset] = {}
         self._appearance: str | None = None
+        self._uploaded: dict[str, Asset] = {}  # what this connection's CtrlProxy already has
+        self.uploads = 0  # put_prototype_asset requests sent (tests, status)
 
     async def open(self) -> CtrlProxyClient:
         await self.adb.start()
         self.host_port = await self.adb.forward_free_port(self.serial, f"tcp:{self.device_port}")
         self.client = CtrlProxyClient(f"ws://127.0.0.1:{self.host_port}/ws", self.on_event)
+        self._uploaded = {}
         try:
             await self.client.connect()
         except CtrlProxyError:
@@ -333,7 +345,8 @@ class DeviceShow:
         appearance: str | None = None,
         reset: bool = False,
     ) -> dict[str, Any]:
-        """Upload the assets, then show the spec (full spec; same id replaces in place)."""
+        """Upload the assets this connection has not received yet (or that changed), then show the
+        spec (full spec; same id replaces in place)."""
         spec = expand_for_device(spec)
         client = self.client or await self.open()
         self._assets = dict(assets or {})
@@ -344,14 +357,13 @@ class DeviceShow:
         if reasons:
             raise ShowRefused(reasons)
         for asset_id, asset in self._assets.items():
-            await client.put_asset(asset_id, asset.mime_type, asset.data)
+            if self._uploaded.get(asset_id) != asset:
+                await self._put(client, asset_id, asset)
         reply = await client.show(spec, reset=reset, appearance=appearance)
         missing = [m for m in reply.get("missingAssets") or [] if m in self._assets]
         if missing:  # the device lost them (e.g. after a reconnect): upload again, show once more
             for asset_id in missing:
-                await client.put_asset(
-                    asset_id, self._assets[asset_id].mime_type, self._assets[asset_id].data
-                )
+                await self._put(client, asset_id, self._assets[asset_id])
             reply = await client.show(spec, reset=reset, appearance=appearance)
         _check(reply, "show_prototype")
         still_missing = [str(m) for m in reply.get("missingAssets") or []]
@@ -362,6 +374,12 @@ class DeviceShow:
         self.prototype_id = str(spec.get("id"))
         return reply
 
+    async def _put(self, client: CtrlProxyClient, asset_id: str, asset: Asset) -> None:
+        self._uploaded.pop(asset_id, None)
+        await client.put_asset(asset_id, asset.mime_type, asset.data)
+        self._uploaded[asset_id] = asset
+        self.uploads += 1
+
     async def latest_state(self) -> PrototypeSnapshot:
         """The device's latest state of the shown prototype (inspect when supported, else events)."""
         assert self.client is not None and self.prototype_id is not None
@@ -369,10 +387,23 @@ class DeviceShow:
             await self.client.inspect()
         return self.client.snapshots.get(self.prototype_id, PrototypeSnapshot())
 
-    async def apply_edit(self, spec: Mapping[str, Any]) -> dict[str, Any]:
-        """Re-show an edited spec in place, keeping what the user changed on the device."""
+    async def apply_edit(
+        self,
+        spec: Mapping[str, Any],
+        *,
+        assets: Mapping[str, Asset] | _Keep = KEEP,
+        appearance: str | None | _Keep = KEEP,
+    ) -> dict[str, Any]:
+        """Re-show an edited spec in place, keeping what the user changed on the device.
+
+        `assets`/`appearance` replace the last show's (default: keep them); only assets that
+        changed are uploaded again."""
+        if not isinstance(assets, _Keep):
+            self._assets = dict(assets)
+        if not isinstance(appearance, _Keep):
+            self._appearance = appearance
         if self.client is None or self.prototype_id is None:
-            return await self.show(spec)
+            return await self.show(spec, assets=self._assets, appearance=self._appearance)
         if str(spec.get("id")) != self.prototype_id:  # a new prototype: start fresh
             await self.dismiss()
             return await self.show(spec, assets=self._assets, appearance=self._appearance)

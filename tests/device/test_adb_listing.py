@@ -161,3 +161,35 @@ def test_the_adb_server_is_started_when_nothing_listens() -> None:
         subprocess.run(
             [server.executable(), "-P", str(port), "kill-server"], capture_output=True, timeout=10
         )
+
+
+def test_reprobe_refreshes_a_watched_device_whose_adb_state_did_not_change(
+    fake_adb: FakeAdbServer,
+) -> None:
+    """Enabling CtrlProxy changes nothing adb tracks: `reprobe` tells the watch, which yields the
+    device as ready (its cached probe is replaced); an unlisted serial changes nothing."""
+    fake_adb.set_devices([FakeDevice("p1", shell=android_shell(services="com.other/.Svc"))])
+    adb = _adb(fake_adb)
+
+    async def scenario() -> list[list[tuple[str, DeviceState]]]:
+        seen: list[list[tuple[str, DeviceState]]] = []
+        gen = adb.watch_devices()
+        try:
+            seen.append([(i.serial, i.state) for i in await anext(gen)])
+            fake_adb.devices[0].shell = android_shell()  # the user enabled it in Settings
+            assert (await adb.reprobe("p1")).state is DeviceState.READY
+            seen.append([(i.serial, i.state) for i in await asyncio.wait_for(anext(gen), 5)])
+            assert (await adb.reprobe("nope")).state is DeviceState.UNAVAILABLE
+            fake_adb.set_devices([*fake_adb.devices, FakeDevice("p2", "unauthorized")])
+            # the next list is adb's change, not a list for the unknown serial
+            seen.append([(i.serial, i.state) for i in await asyncio.wait_for(anext(gen), 5)])
+        finally:
+            await gen.aclose()
+        return seen
+
+    seen = asyncio.run(asyncio.wait_for(scenario(), 10))
+    assert seen == [
+        [("p1", DeviceState.CTRLPROXY_NOT_ENABLED)],
+        [("p1", DeviceState.READY)],
+        [("p1", DeviceState.READY), ("p2", DeviceState.UNAUTHORIZED)],
+    ]

@@ -4,6 +4,7 @@ events and in-place re-show, and H.264 mirroring of known frames."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import threading
 from collections.abc import Callable
@@ -233,6 +234,36 @@ def test_assets_are_uploaded_before_the_show(
     without, with_asset = asyncio.run(asyncio.wait_for(scenario(), 15))
     assert without == ["the device has no asset hero; those images stay blank"]
     assert with_asset == []
+
+
+def test_a_reshow_uploads_only_the_assets_that_changed(
+    fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn]
+) -> None:
+    start_ctrlproxy()
+    spec = {**SPEC, "root": {"type": "image", "asset": "hero"}}
+    red = Asset("image/png", media.png(media.solid(4, 4, media.RED)))
+    blue = Asset("image/png", media.png(media.solid(4, 4, media.BLUE)))
+    logo = Asset("image/png", media.png(media.solid(2, 2, media.GREEN)))
+
+    async def scenario() -> None:
+        show = DeviceShow(fresh_phone.adb, fresh_phone.serial)
+        try:
+            await show.show(spec, assets={"hero": red, "logo": logo})
+            await show.apply_edit({**spec, "state": {"liked": True, "count": 3}})  # kept: none
+            await show.apply_edit(spec, assets={"hero": blue, "logo": logo})  # hero changed
+        finally:
+            await show.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), 15))
+    log = [e for e in _shown(fresh_phone) if "asset" in e or "shown" in e]
+    order = [f"asset {e['asset']}" if "asset" in e else "show" for e in log]
+    assert order == ["asset hero", "asset logo", "show", "show", "asset hero", "show"]
+    uploads = [e for e in log if "asset" in e]
+    assert [(e["mimeType"], base64.b64decode(e["dataBase64"])) for e in uploads] == [
+        ("image/png", red.data),
+        ("image/png", logo.data),
+        ("image/png", blue.data),
+    ]
 
 
 def test_components_are_expanded_on_the_host(

@@ -6,6 +6,7 @@ edit, switch back."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import gc
 import json
@@ -28,7 +29,7 @@ from studio.ui.preview_pane import PreviewPane
 from studio.ui.settings import UiSettings
 from tests.device import media
 from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
-from tests.device.fixtures import Phone, StandIn
+from tests.device.fixtures import ALL_CAPABILITIES, Phone, StandIn
 from tests.device.test_adb_listing import android_shell
 from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio
 
@@ -201,9 +202,16 @@ def _mean(image: np.ndarray) -> np.ndarray:
 
 
 @contextlib.contextmanager
-def studio_on(phone: Phone, loop: asyncio.AbstractEventLoop, home: Path) -> Iterator[Studio]:
-    """The real studio window with the prototype SPEC open, its phones reached through the
-    stand-in phone's adb server; closed in the app's order (pytest-qt would delete it too early)."""
+def studio_on(
+    phone: Phone,
+    loop: asyncio.AbstractEventLoop,
+    home: Path,
+    spec: dict[str, Any] = SPEC,
+    assets: dict[str, bytes] | None = None,
+) -> Iterator[Studio]:
+    """The real studio window with the prototype `spec` open (a library entry with `assets` when
+    given, else an imported file), its phones reached through the stand-in phone's adb server;
+    closed in the app's order (pytest-qt would delete it too early)."""
     library = Library(home)
     settings = UiSettings(home / "config" / "ui.ini")
     controller = StudioController(library, settings)
@@ -214,11 +222,16 @@ def studio_on(phone: Phone, loop: asyncio.AbstractEventLoop, home: Path) -> Iter
     try:
         controller.start()
         studio.settle()
-        spec_file = home / "likes.json"
-        spec_file.write_text(json.dumps(SPEC), encoding="utf-8")
-        controller.import_files([spec_file])
+        if assets is None:
+            spec_file = home / "likes.json"
+            spec_file.write_text(json.dumps(spec), encoding="utf-8")
+            controller.import_files([spec_file])
+        else:
+            entry = library.create("Likes", spec, "file", assets)
+            controller.open_entry(entry.id)
         studio.settle()
-        assert controller.document is not None and controller.document.spec["id"] == "likes"
+        studio.wait_for(lambda: controller.document is not None)
+        assert controller.document is not None and controller.document.spec["id"] == spec["id"]
         yield studio
     finally:
         window.close()
@@ -419,3 +432,97 @@ def test_enable_with_adb_turns_a_disabled_ctrlproxy_on_and_shows(
             f"com.other/.Svc:{CTRLPROXY_SERVICE}"
         )
         assert _shown(fresh_phone) == [SPEC] and guidance.isHidden()
+
+
+# ---- the open entry's assets and the preview's theme go to the phone ---------------------------
+
+IMAGE_SPEC: dict[str, Any] = {
+    **SPEC,
+    "root": {"type": "column", "children": [{"type": "image", "id": "hero", "asset": "hero"}]},
+}
+
+
+def test_the_entrys_assets_reach_the_phone_before_the_show_and_once(
+    qloop: asyncio.AbstractEventLoop,
+    tmp_path: Path,
+    fresh_phone: Phone,
+    start_ctrlproxy: Callable[..., StandIn],
+) -> None:
+    start_ctrlproxy()
+    hero = media.png(media.solid(8, 8, media.RED))
+    serial = fresh_phone.serial
+    with studio_on(fresh_phone, qloop, tmp_path / "home", IMAGE_SPEC, {"hero": hero}) as studio:
+        devices = studio.window.devices
+        wait_until(qloop, lambda: serial in devices.picker.devices)
+        devices.picker.choose(serial)
+        session = devices.session
+        assert session is not None
+        wait_until(qloop, lambda: session.shows == 1)
+        log = _ctrlproxy_log(fresh_phone)
+        kinds = ["asset" if "asset" in e else "shown" for e in log if "asset" in e or "shown" in e]
+        assert kinds == ["asset", "shown"]  # uploaded first: the image is not blank
+        assert (log[0]["asset"], log[0]["mimeType"]) == ("hero", "image/png")
+        assert base64.b64decode(log[0]["dataBase64"]) == hero
+        assert "has no asset" not in studio.status  # no missing-asset warning
+        # an edit re-shows in place without uploading the unchanged image again
+        document = studio.controller.document
+        assert document is not None
+        document.apply_ops([{"op": "replace", "path": "/state/count", "value": 4}])
+        wait_until(qloop, lambda: session.shows == 2)
+        assert [e for e in _ctrlproxy_log(fresh_phone) if "asset" in e] == [log[0]]
+
+
+def test_the_theme_choice_is_sent_as_appearance_and_reshown_in_place(
+    phone_studio: Studio, fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn]
+) -> None:
+    start_ctrlproxy()
+    studio, loop = phone_studio, phone_studio.loop
+    devices, pane = studio.window.devices, studio.window.preview_pane
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("dark"))
+    wait_until(loop, lambda: fresh_phone.serial in devices.picker.devices)
+    devices.picker.choose(fresh_phone.serial)
+    session = devices.session
+    assert session is not None
+    wait_until(loop, lambda: session.shows == 1)
+    assert pane.theme_combo.isEnabled()  # still the designer's to change in device mode
+
+    def appearances() -> list[str | None]:
+        return [e["appearance"] for e in _ctrlproxy_log(fresh_phone) if "shown" in e]
+
+    assert appearances() == ["dark"]
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("light"))
+    wait_until(loop, lambda: session.shows == 2)
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("system"))
+    wait_until(loop, lambda: session.shows == 3)
+    assert appearances() == ["dark", "light", "device"]  # System: the device's own theme
+    assert not any("dismissed" in e for e in _ctrlproxy_log(fresh_phone))  # in place
+    assert "Re-shown 'likes'" in studio.status
+
+
+def test_a_device_without_appearance_follows_its_own_theme_and_says_so_once(
+    phone_studio: Studio, fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn]
+) -> None:
+    older = tuple(c for c in ALL_CAPABILITIES if c != "prototype_appearance_v1")
+    start_ctrlproxy(older)
+    studio, loop = phone_studio, phone_studio.loop
+    devices, pane = studio.window.devices, studio.window.preview_pane
+    messages: list[str] = []
+    devices.statusMessage.connect(messages.append)
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("dark"))
+    wait_until(loop, lambda: fresh_phone.serial in devices.picker.devices)
+    devices.picker.choose(fresh_phone.serial)
+    session = devices.session
+    assert session is not None
+    wait_until(loop, lambda: session.shows == 1)
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("light"))
+    document = studio.controller.document
+    assert document is not None
+    document.apply_ops([{"op": "replace", "path": "/state/count", "value": 4}])
+    wait_until(loop, lambda: session.shows == 2)
+    shown = [e for e in _ctrlproxy_log(fresh_phone) if "shown" in e]
+    assert [e["appearance"] for e in shown] == [None, None]  # never sent to this device
+    follows = [m for m in messages if "follows its own light/dark theme" in m]
+    assert follows == [  # with the show's message, which would replace it in the status bar
+        f"Showing 'likes' on {fresh_phone.serial}. {fresh_phone.serial} follows its own "
+        "light/dark theme: its CtrlProxy has no prototype_appearance_v1"
+    ]

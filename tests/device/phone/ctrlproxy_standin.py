@@ -87,6 +87,7 @@ def handle(req):
     }
     if t == "put_prototype_asset":
         assets[req["id"]] = req["dataBase64"]
+        log({"asset": req["id"], "mimeType": req.get("mimeType"), "dataBase64": req["dataBase64"]})
     elif t == "show_prototype":
         spec = req.get("spec") or {}
         missing = [k for k in ("id", "window", "root") if k not in spec]
