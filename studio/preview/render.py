@@ -24,6 +24,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QCoreApplication,
+    QEvent,
     QEventLoop,
     QMessageLogContext,
     QSize,
@@ -68,6 +69,16 @@ class HeadlessScene:
         self._loaded = False
 
     def show(self, spec: dict[str, Any], appearance: str | None = None) -> None:
+        self.load(spec, appearance)
+        settle()
+
+    def load(
+        self, spec: dict[str, Any], appearance: str | None = None, *, visible: bool = True
+    ) -> None:
+        """`show` without settling: the caller lets the event loop run (e.g. awaits) before
+        `grab_now`, so a scene can be built in small steps on a busy GUI thread. With
+        `visible=False` the view is not shown (Qt Quick grabs a hidden window by rendering it
+        offscreen where the backend supports it; `grab_now` is then null where it does not)."""
         self.controller.set_spec(spec, appearance)
         if not self._loaded:
             self.view.setSource(qml_url())
@@ -76,11 +87,15 @@ class HeadlessScene:
                 raise SceneError(errors[0].toString())
             self._loaded = True
             self.view.resize(self._size)
-            self.view.show()
-        settle()
+            if visible:
+                self.view.show()
 
     def grab(self) -> QImage:
         settle()
+        return self.grab_now()
+
+    def grab_now(self) -> QImage:
+        """The scene as it is now (no event-loop passes first)."""
         return self.view.grabWindow()
 
     def screen_item(self) -> QQuickItem:
@@ -100,10 +115,12 @@ class HeadlessScene:
         """Tear down the view before the controller it reads."""
         self.view.close()
         self.view.setSource(QUrl())
+        # Delete just these two now (flushing every posted event would also run other objects'
+        # pending deletes, e.g. a window a caller is still tearing down).
         self.view.deleteLater()
-        QCoreApplication.sendPostedEvents(None, 0)
+        QCoreApplication.sendPostedEvents(self.view, QEvent.Type.DeferredDelete)
         self.controller.deleteLater()
-        QCoreApplication.sendPostedEvents(None, 0)
+        QCoreApplication.sendPostedEvents(self.controller, QEvent.Type.DeferredDelete)
 
 
 def settle(rounds: int = 3) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtGui import QGuiApplication, QImage, QWindow
 
 from studio.document import Document, DocumentChange
 from studio.library.entries import LibraryEntry
@@ -39,6 +39,10 @@ THUMBNAIL_WIDTH = 160
 #: Edits in quick succession share one thumbnail render (and one draft write).
 THUMBNAIL_DELAY = 0.4
 SPEC_SUFFIXES = (".json", ".protobundle")
+#: Entries without a thumbnail are drawn in the background this long after start-up, ...
+BACKFILL_DELAY = 0.5
+#: ... one step at a time with this pause between steps (the GUI thread stays responsive).
+BACKFILL_STEP = 0.02
 
 
 def one_line(exc: BaseException) -> str:
@@ -54,6 +58,26 @@ def png_bytes(image: QImage) -> bytes:
     image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stubs want bytes; PySide wants str
     buffer.close()
     return bytes(data.data())
+
+
+def thumbnail_png(image: QImage) -> bytes:
+    """A preview grab scaled to the library's thumbnail width, as PNG (any thread: QImage only)."""
+    return png_bytes(
+        image.scaledToWidth(THUMBNAIL_WIDTH, Qt.TransformationMode.SmoothTransformation)
+    )
+
+
+def _show_out_of_sight(view: QWindow) -> None:
+    """Show a helper window where the user never sees it: off screen, not in the task bar, never
+    focused, and (a tool tip) never counted as the last window closing (which would quit)."""
+    view.setFlags(
+        Qt.WindowType.ToolTip
+        | Qt.WindowType.FramelessWindowHint
+        | Qt.WindowType.WindowTransparentForInput
+        | Qt.WindowType.WindowDoesNotAcceptFocus
+    )
+    view.setPosition(-20000, -20000)
+    view.show()
 
 
 class StudioController(QObject):
@@ -101,6 +125,12 @@ class StudioController(QObject):
         self.document: Document | None = None
         self.templates: list[Template] = []
         self.thumbnail_delay = THUMBNAIL_DELAY
+        #: Draw missing thumbnails in the background after start-up (tests may turn it off).
+        self.backfill_thumbnails = True
+        self.backfill_delay = BACKFILL_DELAY
+        #: Kept apart from `_tasks` so `idle()` does not wait for it; cancelled by `aclose()`.
+        self.backfill_task: asyncio.Task[None] | None = None
+        self._started = False
 
     # ------------------------------------------------------------------ plumbing
 
@@ -145,6 +175,8 @@ class StudioController(QObject):
             self._unsubscribe()
             self._unsubscribe = None
         tasks = list(self._tasks)
+        if self.backfill_task is not None:
+            tasks.append(self.backfill_task)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -167,6 +199,21 @@ class StudioController(QObject):
         return self.spawn(self._start(path), label="Start")
 
     async def _start(self, file: Path | None) -> None:
+        try:
+            await self._start_library(file)
+        finally:
+            self._started = True
+            self._ensure_backfill()
+
+    def _ensure_backfill(self) -> None:
+        """(Re)start the background thumbnail renders unless they run or are off."""
+        running = self.backfill_task is not None and not self.backfill_task.done()
+        if self.backfill_thumbnails and self._started and not self._closed and not running:
+            self.backfill_task = asyncio.get_event_loop().create_task(
+                self._guard(self._backfill(), "Thumbnails")
+            )
+
+    async def _start_library(self, file: Path | None) -> None:
         self.templates = await self._io(list_templates)
         self.templatesChanged.emit(self.templates)
         await self._io(self.library.ensure_templates)
@@ -188,6 +235,8 @@ class StudioController(QObject):
         for entry in entries:
             if entry.thumbnail:
                 self.spawn(self._load_thumbnail(entry.id))
+        if any(not entry.thumbnail for entry in entries):
+            self._ensure_backfill()  # e.g. after an import of several files
         return entries
 
     async def _load_thumbnail(self, entry_id: str) -> None:
@@ -317,6 +366,59 @@ class StudioController(QObject):
         data = png_bytes(image)
         await self._io(self.library.set_thumbnail, document.entry_id, data)
         self.thumbnailReady.emit(document.entry_id, data)
+
+    async def _backfill(self) -> None:
+        """Draw the thumbnail of every entry that has none, one at a time, in a headless scene
+        built and grabbed on the GUI thread in small steps (awaits between them let input and
+        paints through) while no command runs; PNG encoding and the write run on the library
+        thread."""
+        from studio.preview.render import HeadlessScene
+        from studio.spec import expand
+
+        await asyncio.sleep(self.backfill_delay)  # after the first frame
+        scene: HeadlessScene | None = None
+        failed: set[str] = set()
+        try:
+            while not self._closed:
+                await self._until_commands_idle()
+                entries = await self._io(self.library.list_entries)
+                open_id = self.document.entry_id if self.document is not None else None
+                todo = [e for e in entries if not e.thumbnail and e.id not in failed | {open_id}]
+                if not todo:
+                    return
+                entry = todo[0]
+                try:
+                    spec = expand(await self._io(self.library.load_spec, entry.id))
+                    if scene is None:
+                        scene = HeadlessScene()
+                        await asyncio.sleep(BACKFILL_STEP)
+                    scene.load(spec, "light", visible=False)
+                    for _ in range(3):  # bindings, layout, image loads
+                        await asyncio.sleep(BACKFILL_STEP)
+                    image = scene.grab_now()
+                    if image.isNull() and not scene.view.isVisible():
+                        # This backend cannot grab a hidden window: show it out of sight.
+                        _show_out_of_sight(scene.view)
+                        await asyncio.sleep(BACKFILL_STEP)
+                        image = scene.grab_now()
+                    if image.isNull():
+                        raise ValueError("the scene produced no image")
+                    data = await self._io(thumbnail_png, image)
+                    await self._io(self.library.set_thumbnail, entry.id, data)
+                except Exception as exc:  # one bad entry must not stop the others
+                    failed.add(entry.id)
+                    log.warning("thumbnail of %s: %s", entry.id, one_line(exc))
+                    continue
+                self.thumbnailReady.emit(entry.id, data)
+                await asyncio.sleep(BACKFILL_STEP)
+        finally:
+            if scene is not None:
+                scene.close()
+
+    async def _until_commands_idle(self) -> None:
+        """Wait (without cancelling them) until no command task is running."""
+        while pending := [t for t in self._tasks if not t.done()]:
+            await asyncio.wait(pending)
 
     # ------------------------------------------------------------------ imports
 

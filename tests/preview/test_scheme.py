@@ -44,3 +44,39 @@ def test_icons_by_name_with_fallbacks() -> None:
     assert glyph("home") == table["home"]
     assert glyph("favorite_border") == table["favorite"]  # renamed in Material Symbols
     assert glyph("definitely_not_an_icon") == table["check_box_outline_blank"]
+
+
+def test_stored_schemes_are_what_the_library_computes_today() -> None:
+    # The baseline and the templates' schemes ship as a generated table (no NumPy at start-up);
+    # a library upgrade or a template with a new seed fails here until the table is regenerated
+    # with `python -m studio.preview.scheme`.
+    from pathlib import Path
+
+    import studio.preview.scheme as scheme_module
+    from studio.preview.stored_schemes import SCHEMES
+
+    stored = Path(scheme_module.__file__).with_name("stored_schemes.py").read_text("utf-8")
+    assert stored == scheme_module.stored_source()
+    assert "#6750A4" in SCHEMES and len(SCHEMES) == len(scheme_module.stored_seeds()) > 1
+    assert seed_scheme("#6750a4", True)["primary"] == "#CFBDFE"  # lower-case seed hits the table
+
+
+def test_opening_a_template_imports_no_colour_library_or_widgets() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from studio.preview.scheme import build_scheme\n"
+        "from studio.preview.icons import font_path, glyph\n"
+        "import json\n"
+        "from studio.resources import resource_path\n"
+        "for path in resource_path('templates').glob('*.json'):\n"
+        "    build_scheme(json.loads(path.read_text()), 'dark')\n"
+        "build_scheme({'theme': {'mode': 'dark'}}, 'light')\n"
+        "assert font_path().is_file() and glyph('home')\n"
+        "print(sorted(m for m in ('numpy', 'PIL', 'material_color_utilities', 'qtpy',"
+        " 'qtmaterialsymbols', 'PySide6.QtWidgets') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,93 @@
+"""Library thumbnails: every entry gets one in the background after start-up, without stalling."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio, build_studio
+
+pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
+
+
+@pytest.fixture
+def studio(qloop: asyncio.AbstractEventLoop, qtbot: Any, tmp_path: Path) -> Iterator[Studio]:
+    studio = build_studio(qloop, qtbot, tmp_path / "home")
+    yield studio
+    studio.close()
+
+
+def test_first_launch_gives_every_template_a_thumbnail(studio: Studio) -> None:
+    panel = studio.window.library_panel
+    ids = panel.entry_ids()
+    assert len(ids) == 5  # the seeded templates
+    studio.wait_for(lambda: all(panel.has_thumbnail(i) for i in ids), timeout=30)
+    for entry_id in ids:  # stored too: the next launch shows them without drawing again
+        path = studio.library.thumbnail_path(entry_id)
+        assert path is not None and path.read_bytes().startswith(b"\x89PNG")
+    task = studio.controller.backfill_task
+    studio.wait_for(lambda: task is not None and task.done())
+
+
+def test_gui_thread_never_stalls_long_while_thumbnails_render(studio: Studio) -> None:
+    # A 5 ms ticker on the GUI thread: the longest gap between ticks is the longest stall.
+    gaps: list[float] = []
+
+    async def ticker() -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    ticking = studio.loop.create_task(ticker())
+    panel = studio.window.library_panel
+    ids = panel.entry_ids()
+    try:
+        studio.wait_for(lambda: all(panel.has_thumbnail(i) for i in ids), timeout=30)
+    finally:
+        ticking.cancel()
+        studio.loop.run_until_complete(asyncio.gather(ticking, return_exceptions=True))
+    longest = max(gaps)
+    print(f"longest GUI-thread stall while thumbnails rendered: {longest * 1000:.0f} ms")
+    assert longest < 0.25
+
+
+def test_closing_cancels_the_background_renders(studio: Studio) -> None:
+    task = studio.controller.backfill_task
+    assert task is not None and not task.done()  # still waiting to start (after the first frame)
+    studio.loop.run_until_complete(studio.controller.aclose())
+    assert task.cancelled()
+    document = studio.controller.document
+    others = [
+        i
+        for i in studio.window.library_panel.entry_ids()
+        if document is None or i != document.entry_id
+    ]
+    assert not any(studio.window.library_panel.has_thumbnail(i) for i in others)
+
+
+def test_imported_entries_get_thumbnails_too(studio: Studio, tmp_path: Path) -> None:
+    panel = studio.window.library_panel
+    templates = panel.entry_ids()
+    studio.wait_for(lambda: all(panel.has_thumbnail(i) for i in templates), timeout=30)
+    paths = []
+    for name, text in (("first", "One"), ("second", "Two")):
+        spec = {
+            "id": name,
+            "window": {"placement": {"type": "fullscreen"}},
+            "root": {"type": "text", "id": "t", "text": text},
+        }
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(spec), encoding="utf-8")
+        paths.append(path)
+    studio.controller.import_files(paths)  # opens each in turn: only the last stays open
+    studio.wait_for(lambda: len(panel.entry_ids()) == 7)
+    studio.wait_for(lambda: all(panel.has_thumbnail(i) for i in panel.entry_ids()), timeout=30)
