@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,6 +34,10 @@ def font_path() -> Path:
     imports qtpy and Qt Widgets (~130 ms of the preview's start-up) and we only need its files."""
     spec = importlib.util.find_spec("qtmaterialsymbols")
     locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    frozen = getattr(sys, "_MEIPASS", None)  # a PyInstaller build collects the font as data
+    if frozen and (Path(frozen) / "qtmaterialsymbols").is_dir():
+        locations.append(str(Path(frozen) / "qtmaterialsymbols"))
+    locations = [loc for loc in locations if (Path(loc) / "resources").is_dir()]
     if not locations:
         raise FileNotFoundError("the qtmaterialsymbols package (icon font) is not installed")
     return Path(locations[0]) / "resources" / "MaterialSymbolsOutlined.ttf"

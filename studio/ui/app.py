@@ -229,6 +229,13 @@ async def _until_first_frame(
         print(f"proto-studio: no frame painted within {FIRST_FRAME_TIMEOUT:g} s", file=sys.stderr)
         return 1
     if args.smoke_test:
+        from studio.preview.icons import font_path
+
+        try:  # the shipped resources a packaged build must carry (the icon font, templates)
+            font_path()
+        except FileNotFoundError as exc:
+            print(f"proto-studio: {exc}", file=sys.stderr)
+            return 1
         print("smoke ok", flush=True)
     if args.screenshot:
         await asyncio.sleep(0.5)  # let the rest of the window settle (docks, thumbnails)
