@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -107,12 +108,17 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
     # which must not leave an adb server behind.
     one_shot = args.smoke_test or args.screenshot
     adb = None if one_shot else await loop.run_in_executor(None, _adb_client)
-    window.attach(controller, adb=adb)
+    window.attach(controller, adb=adb, extras=False)
     window.set_permissions_source(platform.broker)
     closed = asyncio.Event()
     window.closing.connect(closed.set)
     first_frame = _first_frame(window, controller)
     controller.start(args.file)
+    # The agent sheet and device mode come right after the first preview frame (their imports
+    # would otherwise delay it by ~0.3 s), or after a few seconds when nothing opens.
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.shield(first_frame), FIRST_PAINT_WAIT * 2)
+    window.attach_extras(adb)
     rc = 0
     try:
         if args.smoke_test or args.screenshot:

@@ -66,23 +66,45 @@ class MainWindow(QMainWindow):
         if controller is not None:
             self.attach(controller, adb=adb)
 
-    def attach(self, controller: StudioController, *, adb: Adb | None = None) -> None:
-        """`adb`: the client phones are reached with (None: the built-in preview only)."""
+    def attach(
+        self, controller: StudioController, *, adb: Adb | None = None, extras: bool = True
+    ) -> None:
+        """`adb`: the client phones are reached with (None: the built-in preview only).
+        `extras=False` leaves the agent sheet and device mode to `attach_extras()`, so that the
+        app can draw the first preview frame before importing them (~0.3 s)."""
+        self.controller = controller
+        self.preview_pane.build_preview()
+        self._connect_signals()
+        if extras:
+            self.attach_extras(adb)
+
+    def attach_extras(self, adb: Adb | None = None) -> None:
+        """Device mode and the agent sheet, wired to the controller and the open prototype."""
         from studio.ui.agent_sheet import install_agent_sheet
         from studio.ui.devices import DeviceManager
 
-        self.controller = controller
-        self.preview_pane.build_preview()
-        self.devices = DeviceManager(self.preview_pane, adb, self)
-        self._connect_signals()
+        c = self.controller
+        # Phones: the open prototype follows the device chosen in the preview toolbar.
+        self.devices = d = DeviceManager(self.preview_pane, adb, self)
+        c.previewOpened.connect(d.show_spec)
+        c.previewChanged.connect(d.show_spec)
+        c.documentClosed.connect(d.clear_spec)
+        d.statusMessage.connect(partial(self.statusBar().showMessage, timeout=8000))
+        d.errorMessage.connect(partial(self.statusBar().showMessage, timeout=20000))
+        if c.document is not None:  # opened before the extras were attached
+            from studio.spec import expand
+
+            d.show_spec(expand(c.document.spec))
+        d.start()
         # The agent sheet replaces the dock's placeholder and follows the open prototype.
         self.agent_sheet = install_agent_sheet(
             self,
             lambda: self.controller.document,
             self.preview_pane.preview,
             self.spec_tree,
-            document_opened=controller.documentOpened,
+            document_opened=c.documentOpened,
         )
+        self.agent_sheet.refresh_document()
 
     # ------------------------------------------------------------------ building
 
@@ -195,15 +217,6 @@ class MainWindow(QMainWindow):
         c.revisionsChanged.connect(self.revisions.show_log)
         c.deleteUndoable.connect(self._offer_undo_delete)
         c.recentFilesChanged.connect(self._fill_recent)
-
-        # Phones: the open prototype follows the device chosen in the preview toolbar.
-        d = self.devices
-        c.previewOpened.connect(d.show_spec)
-        c.previewChanged.connect(d.show_spec)
-        c.documentClosed.connect(d.clear_spec)
-        d.statusMessage.connect(partial(self.statusBar().showMessage, timeout=8000))
-        d.errorMessage.connect(partial(self.statusBar().showMessage, timeout=20000))
-        d.start()
 
         # Panels -> controller.
         self.spec_tree.nodeSelected.connect(c.select)
