@@ -144,8 +144,10 @@ def row(name: str, values: list[float]) -> str:
 def build(spec: dict[str, Any], model: Any) -> tuple[QMainWindow, AgentSheet, Document, Any]:
     from studio.preview.widget import PreviewWidget
     from studio.spec import expand
+    from studio.spec.validator import warm_up
     from studio.ui.spec_tree import SpecTreePanel
 
+    warm_up()  # as the studio does at start-up, in a worker thread (not part of the streaming)
     doc = Document(copy.deepcopy(spec), name="bench")
     window = QMainWindow()
     preview = PreviewWidget(show_frame=True)

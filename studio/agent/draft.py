@@ -20,7 +20,9 @@ class Draft:
     def __init__(
         self, base: JSON, *, log: RevisionLog | None = None, clock: Callable[[], float] = time.time
     ) -> None:
-        self.log = log or RevisionLog(copy.deepcopy(base))
+        # Specs are values (apply_patch copies on write), so the draft shares the base with the
+        # document: the preview then rebuilds only the nodes a patch changed.
+        self.log = log or RevisionLog(base)
         self.state: DraftState = "open"
         self._clock = clock
 

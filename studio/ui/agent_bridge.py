@@ -392,7 +392,7 @@ class RunDriver:
             )
         self.session = AgentSession(
             choice.client,
-            copy.deepcopy(self.document.spec),
+            self.document.spec,  # specs are values: shared, never mutated (apply_patch copies on write)
             guide=choice.guide,
             limits=limits,
             on_event=self._event,

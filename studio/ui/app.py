@@ -119,6 +119,10 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.shield(first_frame), FIRST_PAINT_WAIT * 2)
     window.attach_extras(adb)
+    # The validator's generated checks are compiled off the GUI thread, before the first edit.
+    from studio.spec.validator import warm_up
+
+    warm_up_task = loop.run_in_executor(None, warm_up)
     rc = 0
     try:
         if args.smoke_test or args.screenshot:
@@ -127,6 +131,7 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
         else:
             await closed.wait()
     finally:
+        await warm_up_task
         await window.agent_sheet.aclose()
         await window.devices.aclose()
         await controller.aclose()

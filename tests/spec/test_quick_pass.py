@@ -263,3 +263,20 @@ def test_incremental_replace_agrees_with_a_full_validation_on_odd_arguments(
     patched = copy.deepcopy(spec)
     patched["root"]["children"][0] = node
     assert cached.replace("root.children[0]", node) == validate(patched)
+
+
+def test_warm_up_compiles_the_checks_ahead_of_the_first_validation() -> None:
+    """The studio compiles the generated checks in a worker thread at start-up, so the first
+    edit (validated on the GUI thread) does not pay for it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import time; from studio.spec import quickpass as q; from studio.spec.validator import "
+        "warm_up, validate; warm_up(); assert set(q._BUILT) == {False, True}; "
+        "s = {'id': 'x', 'window': {'placement': {'type': 'fullscreen'}}, "
+        "'root': {'type': 'text', 'text': 'hi'}}; assert validate(s).ok; print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "ok"
