@@ -25,6 +25,7 @@ class Studio:
     library: Library
     settings: UiSettings
     loop: asyncio.AbstractEventLoop
+    closed: bool = False
 
     def settle(self) -> None:
         """Run the loop until every command the controller started has finished."""
@@ -43,6 +44,12 @@ class Studio:
         return self.window.statusBar().currentMessage()
 
     def close(self) -> None:
+        """Close as the app does (sheet, then controller). Runs once: as qtbot's before-close
+        hook (pytest-qt closes and deleteLater()s its widgets before fixtures tear down, and the
+        next event-loop pass would delete the window under us) or from the fixture."""
+        if self.closed:
+            return
+        self.closed = True
         self.window.close()
         self.loop.run_until_complete(self.window.agent_sheet.aclose())
         self.loop.run_until_complete(self.controller.aclose())
@@ -53,16 +60,20 @@ class Studio:
 
 def build_studio(
     loop: asyncio.AbstractEventLoop, qtbot: Any, home: Path, *, file: str | None = None,
-    host_factory: Any = None,
+    host_factory: Any = None, thumbnails: bool = False,
 ) -> Studio:  # fmt: skip
+    """`thumbnails`: draw the library's missing thumbnails in the background, as the app does
+    (off by default: only tests/ui/test_thumbnails.py is about it, and a headless scene building
+    while a test tears its window down only adds noise)."""
     library = Library(home)
     settings = UiSettings(home / "config" / "ui.ini")
     controller = StudioController(library, settings, host_factory=host_factory)
     controller.thumbnail_delay = 0.05
+    controller.backfill_thumbnails = thumbnails
     window = MainWindow(controller, settings)
-    qtbot.addWidget(window)
-    window.show()
     studio = Studio(window, controller, library, settings, loop)
+    qtbot.addWidget(window, before_close_func=lambda _window: studio.close())
+    window.show()
     controller.start(file)
     studio.settle()
     return studio

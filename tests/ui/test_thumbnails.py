@@ -18,7 +18,7 @@ pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
 
 @pytest.fixture
 def studio(qloop: asyncio.AbstractEventLoop, qtbot: Any, tmp_path: Path) -> Iterator[Studio]:
-    studio = build_studio(qloop, qtbot, tmp_path / "home")
+    studio = build_studio(qloop, qtbot, tmp_path / "home", thumbnails=True)
     yield studio
     studio.close()
 
