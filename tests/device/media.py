@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import av
 import numpy as np
@@ -54,3 +55,45 @@ def png(img: np.ndarray) -> bytes:
     cc.time_base = Fraction(1, 1)
     frame = av.VideoFrame.from_ndarray(img, format="rgb24")
     return b"".join(bytes(p) for p in cc.encode(frame))
+
+
+def mean_color(frame: Any) -> np.ndarray:
+    """The mean RGB of a decoded mirror frame (`studio.device.mirror.Frame`)."""
+    return np.asarray(frame.image).reshape(-1, 3).mean(axis=0)
+
+
+def near(color: np.ndarray, expected: Sequence[int]) -> bool:
+    """True when a mean colour matches a known one (H.264 shifts solid colours a little)."""
+    return bool(np.abs(color - np.array(expected)).max() < 12)
+
+
+def collect_frames(
+    sources: list[Any], want: Callable[[list[Any]], bool]
+) -> tuple[list[Any], list[Any]]:
+    """Run a `Mirror` over `sources` until `want(frames)` holds or it fails (15 s at most);
+    returns the frames and statuses it produced."""
+    import threading
+
+    from studio.device.mirror import Mirror, MirrorState
+
+    frames: list[Any] = []
+    statuses: list[Any] = []
+    done = threading.Event()
+
+    def on_frame(frame: Any) -> None:
+        frames.append(frame)
+        if want(frames):
+            done.set()
+
+    def on_status(status: Any) -> None:
+        statuses.append(status)
+        if status.state is MirrorState.FAILED:
+            done.set()
+
+    mirror = Mirror(sources, on_frame, on_status)
+    mirror.start()
+    try:
+        assert done.wait(15), f"mirror produced {len(frames)} frames; status {mirror.status}"
+    finally:
+        mirror.stop()
+    return frames, statuses

@@ -6,11 +6,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import threading
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pytest
 
 from studio.device.adb import CTRLPROXY_PACKAGE, DeviceState
@@ -18,9 +16,7 @@ from studio.device.ctrlproxy import Asset, DeviceShow, ShowRefused
 from studio.device.mirror import (
     DeviceInput,
     Frame,
-    Mirror,
     MirrorState,
-    MirrorStatus,
     ScreencapSource,
     ScreenrecordSource,
     default_sources,
@@ -134,50 +130,18 @@ def test_extension_spec_is_refused_with_the_reason(
     assert not any("shown" in e for e in _shown(fresh_phone))  # nothing reached the device
 
 
-def _mean(frame: Frame) -> np.ndarray:
-    return frame.image.reshape(-1, 3).mean(axis=0)
-
-
-def _collect(
-    mirror_sources: list[Any], want: Callable[[list[Frame]], bool]
-) -> tuple[list[Frame], list[MirrorStatus]]:
-    frames: list[Frame] = []
-    statuses: list[MirrorStatus] = []
-    done = threading.Event()
-
-    def on_frame(f: Frame) -> None:
-        frames.append(f)
-        if want(frames):
-            done.set()
-
-    def on_status(s: MirrorStatus) -> None:
-        statuses.append(s)
-        if s.state is MirrorState.FAILED:
-            done.set()
-
-    mirror = Mirror(mirror_sources, on_frame, on_status)
-    mirror.start()
-    try:
-        assert done.wait(15), f"mirror produced {len(frames)} frames; status {mirror.status}"
-    finally:
-        mirror.stop()
-    return frames, statuses
-
-
-def _close(color: np.ndarray, expected: tuple[int, int, int]) -> bool:
-    return bool(np.abs(color - np.array(expected)).max() < 12)
-
-
 def test_mirror_decodes_the_known_frames_from_screenrecord(fresh_phone: Phone) -> None:
     want = [media.RED, media.GREEN, media.BLUE]
 
     def saw_all(frames: list[Frame]) -> bool:
-        return _close(_mean(frames[-1]), media.BLUE)
+        return media.near(media.mean_color(frames[-1]), media.BLUE)
 
-    frames, statuses = _collect(default_sources(fresh_phone.adb, fresh_phone.serial), saw_all)
-    means = [_mean(f) for f in frames]
+    frames, statuses = media.collect_frames(
+        default_sources(fresh_phone.adb, fresh_phone.serial), saw_all
+    )
+    means = [media.mean_color(f) for f in frames]
     for color in want:
-        assert any(_close(m, color) for m in means), f"no {color} frame among {len(frames)}"
+        assert any(media.near(m, color) for m in means), f"no {color} frame among {len(frames)}"
     assert frames[0].image.shape == (800, 360, 3) and frames[0].image.flags["C_CONTIGUOUS"]
     streaming = [s for s in statuses if s.state is MirrorState.STREAMING]
     assert streaming and streaming[-1].mode == "h264 (screenrecord)" and not streaming[-1].fallback
@@ -187,17 +151,17 @@ def test_mirror_decodes_the_known_frames_from_screenrecord(fresh_phone: Phone) -
 
 def test_screenrecord_is_restarted_in_segments(fresh_phone: Phone) -> None:
     source = ScreenrecordSource(fresh_phone.adb, fresh_phone.serial, segment_s=0.5)
-    frames, _ = _collect([source], lambda fs: source.segments >= 2 and len(fs) >= 20)
+    frames, _ = media.collect_frames([source], lambda fs: source.segments >= 2 and len(fs) >= 20)
     assert source.segments >= 2
     assert len(fresh_phone.read("screenrecord.log").splitlines()) >= 2
-    assert _close(_mean(frames[0]), media.RED)
+    assert media.near(media.mean_color(frames[0]), media.RED)
 
 
 def test_mirror_falls_back_to_screencap_and_says_so(fresh_phone: Phone) -> None:
     fresh_phone.sh(f"touch {fresh_phone.root}/media/screenrecord.broken")
     sources = default_sources(fresh_phone.adb, fresh_phone.serial, screencap_interval_s=0.05)
-    frames, statuses = _collect(sources, lambda fs: len(fs) >= 3)
-    assert _close(_mean(frames[0]), media.GREEN)
+    frames, statuses = media.collect_frames(sources, lambda fs: len(fs) >= 3)
+    assert media.near(media.mean_color(frames[0]), media.GREEN)
     last = statuses[-1]
     assert last.mode == ScreencapSource.mode and last.fallback
     assert "unable to create video encoder" in [s for s in statuses if s.message][-1].message

@@ -7,19 +7,16 @@ from __future__ import annotations
 import re
 import stat
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 import pytest
 
 from studio.device.mirror import (
     Frame,
-    Mirror,
     MirrorState,
-    MirrorStatus,
     ScreenrecordSource,
     Source,
 )
@@ -68,38 +65,6 @@ def _source(phone: Phone, server: ScrcpyServer, **kw: object) -> ScrcpySource:
     )
 
 
-def _mean(frame: Frame) -> np.ndarray:
-    return frame.image.reshape(-1, 3).mean(axis=0)
-
-
-def _close(color: np.ndarray, expected: tuple[int, int, int]) -> bool:
-    return bool(np.abs(color - np.array(expected)).max() < 12)
-
-
-def _mirror_until_blue(sources: list[Source]) -> tuple[list[Frame], list[MirrorStatus]]:
-    frames: list[Frame] = []
-    statuses: list[MirrorStatus] = []
-    done = threading.Event()
-
-    def on_frame(f: Frame) -> None:
-        frames.append(f)
-        if _close(_mean(f), media.BLUE):
-            done.set()
-
-    def on_status(s: MirrorStatus) -> None:
-        statuses.append(s)
-        if s.state is MirrorState.FAILED:
-            done.set()
-
-    mirror = Mirror(sources, on_frame, on_status)
-    mirror.start()
-    try:
-        assert done.wait(15), f"mirror produced {len(frames)} frames; status {mirror.status}"
-    finally:
-        mirror.stop()
-    return frames, statuses
-
-
 def _server_ends(phone: Phone, within_s: float = 5.0) -> bool:
     """The stand-in server exits once the studio closes its video socket."""
     pid = phone.read("scrcpy.pid").strip()
@@ -110,11 +75,17 @@ def _server_ends(phone: Phone, within_s: float = 5.0) -> bool:
     return False
 
 
+def _mirror_until_blue(sources: list[Any]) -> tuple[list[Any], list[Any]]:
+    return media.collect_frames(
+        sources, lambda fs: media.near(media.mean_color(fs[-1]), media.BLUE)
+    )
+
+
 def _assert_known_frames(frames: list[Frame]) -> None:
-    means = [_mean(f) for f in frames]
+    means = [media.mean_color(f) for f in frames]
     for color in (media.RED, media.GREEN, media.BLUE):
-        assert any(_close(m, color) for m in means), f"no {color} frame among {len(frames)}"
-    assert _close(means[0], media.RED)
+        assert any(media.near(m, color) for m in means), f"no {color} frame among {len(frames)}"
+    assert media.near(means[0], media.RED)
     assert frames[0].image.shape == (800, 360, 3)
 
 
@@ -156,7 +127,7 @@ def test_scrcpy_over_adb_reverse_decodes_the_known_frames(
     # a second start finds the same server already on the device and does not push it again
     again = _source(fresh_phone, server)
     frames, _ = _mirror_until_blue([again])
-    assert again.pushed is False and _close(_mean(frames[0]), media.RED)
+    assert again.pushed is False and media.near(media.mean_color(frames[0]), media.RED)
 
 
 def test_scrcpy4_over_adb_forward_decodes_the_known_frames(
@@ -180,8 +151,10 @@ def test_a_mismatched_server_falls_back_to_screenrecord_and_says_why(
         _source(fresh_phone, server),
         ScreenrecordSource(fresh_phone.adb, fresh_phone.serial),
     ]
-    frames, statuses = _mirror_until_blue(sources)
-    assert _close(_mean(frames[0]), media.RED)
+    frames, statuses = media.collect_frames(
+        sources, lambda fs: media.near(media.mean_color(fs[-1]), media.BLUE)
+    )
+    assert media.near(media.mean_color(frames[0]), media.RED)
     live = [s for s in statuses if s.state is MirrorState.STREAMING][-1]
     assert live.mode == "h264 (screenrecord)"
     assert live.message == (

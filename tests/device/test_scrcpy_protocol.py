@@ -10,7 +10,6 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from studio.device.adb import Adb, AdbServer
@@ -134,14 +133,6 @@ def device() -> Iterator[FakeDevice]:
     dev.srv.close()
 
 
-def _mean(frame: Frame) -> np.ndarray:
-    return frame.image.reshape(-1, 3).mean(axis=0)
-
-
-def _close(color: np.ndarray, expected: tuple[int, int, int]) -> bool:
-    return bool(np.abs(color - np.array(expected)).max() < 12)
-
-
 def test_scrcpy3_stream_in_odd_chunks_decodes_to_the_known_colors(
     device: FakeDevice,
 ) -> None:
@@ -156,7 +147,7 @@ def test_scrcpy3_stream_in_odd_chunks_decodes_to_the_known_colors(
     # 13 packets on the wire (config + 12); the config packet made no frame of its own
     assert len(frames) == 12
     for i, color in enumerate(colors):
-        assert _close(_mean(frames[i]), color), (i, _mean(frames[i]))
+        assert media.near(media.mean_color(frames[i]), color), (i, media.mean_color(frames[i]))
     assert [f.pts for f in frames[:3]] == [0, 33333, 66666]
     assert frames[0].image.shape == (240, 320, 3)
 
@@ -170,7 +161,9 @@ def test_scrcpy4_session_packets_follow_a_rotation(device: FakeDevice) -> None:
     assert (reader.header.width, reader.header.height) == (240, 320)
     assert [(s.width, s.height) for s in reader.sessions] == [(320, 240)]
     assert [f.image.shape[:2] for f in frames] == [(320, 240)] * 3 + [(240, 320)] * 3
-    assert _close(_mean(frames[0]), media.RED) and _close(_mean(frames[-1]), media.BLUE)
+    assert media.near(media.mean_color(frames[0]), media.RED) and media.near(
+        media.mean_color(frames[-1]), media.BLUE
+    )
     assert [f.pts for f in frames] == [i * 33333 for i in range(6)]
 
 
