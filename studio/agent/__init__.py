@@ -24,6 +24,5 @@ Who owns what:
                 replay(on_event=) streams the events of a live run)
 - router.py     local vs cloud model per task; keys.py API keys (keychain, env, session;
                 aget/aset/adelete keep the keychain off the event loop)
-- blocking.py   off_loop: blocking calls (keychain, files) in a private worker thread pool
 - testing.py    ScriptedModel for tests; cli.py `proto-studio agent`
 """

@@ -16,8 +16,8 @@ from typing import Literal
 import keyring
 import keyring.errors
 
-from studio.agent.blocking import off_loop  # a private thread pool (not asyncio.to_thread)
 from studio.agent.trace import GLOBAL_MASKER, Masker
+from studio.concurrency import off_loop  # a private thread pool (not asyncio.to_thread)
 
 SERVICE = "proto-studio"
 ENV = "PROTO_STUDIO_API_KEY"

@@ -79,7 +79,7 @@ async def asave_snapshot(
 ) -> Path:
     """`save_snapshot` for the event loop: masked and serialized here, written (atomically) in a
     worker thread."""
-    from studio.agent.blocking import off_loop
+    from studio.concurrency import off_loop
     from studio.library.atomic import dumps, write_bytes
 
     target = path or runs_dir() / f"{snapshot.get('trace_id', 'run')}.json"

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 import adbutils
 
+from studio.concurrency import off_loop
+
 CTRLPROXY_PACKAGE = "dev.jasonpearson.automobile.ctrlproxy"
 CTRLPROXY_SERVICE = f"{CTRLPROXY_PACKAGE}/.CtrlProxy"
 CTRLPROXY_DEVICE_PORT = 8765
@@ -90,7 +92,7 @@ class AdbServer:
 
     async def ensure_started(self) -> None:
         """Start the adb server when nothing listens on its port (local servers only)."""
-        if await asyncio.to_thread(self.reachable):
+        if await off_loop(self.reachable):
             return
         if self.host not in {"127.0.0.1", "localhost", "::1"}:
             raise AdbUnavailable(f"adb server {self.host}:{self.port} is not reachable")
@@ -107,7 +109,7 @@ class AdbServer:
             stderr=asyncio.subprocess.STDOUT,
         )
         out, _ = await asyncio.wait_for(proc.communicate(), timeout=20)
-        if proc.returncode != 0 or not await asyncio.to_thread(self.reachable):
+        if proc.returncode != 0 or not await off_loop(self.reachable):
             text = out.decode(errors="replace").strip().splitlines()
             raise AdbUnavailable(
                 f"adb start-server on port {self.port} failed: {text[-1] if text else proc.returncode}"
@@ -263,19 +265,17 @@ class Adb:
         """Every device adb knows, with its model, Android version, screen and state."""
         await self.start()
         try:
-            pairs = await asyncio.to_thread(self._list_sync)
+            pairs = await off_loop(self._list_sync)
         except (adbutils.AdbError, OSError) as exc:
             raise AdbUnavailable(
                 f"adb server {self.server.host}:{self.server.port}: {exc}"
             ) from exc
-        return list(
-            await asyncio.gather(*(asyncio.to_thread(self._probe_sync, s, st) for s, st in pairs))
-        )
+        return list(await asyncio.gather(*(off_loop(self._probe_sync, s, st) for s, st in pairs)))
 
     async def probe(self, serial: str) -> DeviceInfo:
-        for s, st in await asyncio.to_thread(self._list_sync):
+        for s, st in await off_loop(self._list_sync):
             if s == serial:
-                return await asyncio.to_thread(self._probe_sync, s, st)
+                return await off_loop(self._probe_sync, s, st)
         return DeviceInfo(
             serial, "absent", DeviceState.UNAVAILABLE, detail="adb does not list this device"
         )
@@ -353,7 +353,7 @@ class Adb:
                 for serial, st in pairs:
                     info = known.get((serial, st))
                     if info is None:
-                        info = await asyncio.to_thread(self._probe_sync, serial, st)
+                        info = await off_loop(self._probe_sync, serial, st)
                     infos.append(info)
                 known = {(i.serial, i.adb_state): i for i in infos}
                 yield infos
@@ -364,12 +364,12 @@ class Adb:
             with contextlib.suppress(OSError):  # close() alone does not wake a blocked recv
                 conn.conn.shutdown(socket.SHUT_RDWR)
             conn.close()
-            await asyncio.to_thread(thread.join, 2.0)
+            await off_loop(thread.join, 2.0)
 
     # ---- device commands used by the CtrlProxy client and the mirror -------------------------
 
     async def shell(self, serial: str, cmd: str, limit_s: float = 10.0) -> str:
-        return str(await asyncio.to_thread(self.device(serial).shell, cmd, timeout=limit_s))
+        return str(await off_loop(self.device(serial).shell, cmd, timeout=limit_s))
 
     async def forward_free_port(self, serial: str, remote: str) -> int:
         """`adb forward tcp:<free host port> <remote>`; returns the host port."""
@@ -383,11 +383,11 @@ class Adb:
             self.device(serial).forward(f"tcp:{port}", remote)
             return port
 
-        return await asyncio.to_thread(run)
+        return await off_loop(run)
 
     async def forward_remove(self, serial: str, port: int) -> None:
         with contextlib.suppress(adbutils.AdbError, OSError):
-            await asyncio.to_thread(self.device(serial).forward_remove, f"tcp:{port}", False)
+            await off_loop(self.device(serial).forward_remove, f"tcp:{port}", False)
 
     def open_exec(self, serial: str, cmd: str) -> adbutils.AdbConnection:
         """A raw `exec:` stream (what `adb exec-out` uses: no pty, binary safe). Blocking."""
@@ -411,7 +411,7 @@ class Adb:
             conn.close()
 
     async def exec_out(self, serial: str, cmd: str, limit_s: float = 10.0) -> bytes:
-        return await asyncio.to_thread(self.exec_out_blocking, serial, cmd, limit_s)
+        return await off_loop(self.exec_out_blocking, serial, cmd, limit_s)
 
     async def tap(self, serial: str, x: int, y: int) -> None:
         await self.shell(serial, f"input tap {int(x)} {int(y)}")

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import av
 import numpy as np
 
+from studio.concurrency import off_loop
 from studio.device.adb import Adb
 
 log = logging.getLogger(__name__)
@@ -523,7 +524,7 @@ class Mirror:
         )
 
     async def astop(self) -> None:
-        await asyncio.to_thread(self.stop)
+        await off_loop(self.stop)
 
     def _set_status(self, status: MirrorStatus) -> None:
         self._status = status

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from studio.concurrency import off_loop
 from studio.platform.paths import consent_grants_path
-from studio.platform.threads import off_loop
 
 log = logging.getLogger(__name__)
 

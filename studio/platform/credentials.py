@@ -12,7 +12,7 @@ from typing import Any
 import keyring
 from keyring.errors import PasswordDeleteError
 
-from studio.platform.threads import off_loop
+from studio.concurrency import off_loop
 
 SERVICE_PREFIX = "proto-studio.platform."
 

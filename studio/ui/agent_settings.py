@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.blocking import off_loop
 from studio.agent.keys import ENV, KeyLookup, KeyStore
 from studio.agent.profiles import PROFILES
+from studio.concurrency import off_loop
 from studio.ui.agent_bridge import (
     LOCAL_SERVERS,
     AgentConfig,

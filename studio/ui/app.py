@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from studio.concurrency import off_loop
+
 if TYPE_CHECKING:
     from studio.ui.main_window import MainWindow
     from studio.ui.settings import UiSettings
@@ -99,15 +101,14 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
     from studio.library.store import Library
     from studio.ui.controller import StudioController
 
-    loop = asyncio.get_running_loop()
     # The composition root: every client is built once, here, and passed in.
-    library = await loop.run_in_executor(None, Library)
+    library = await off_loop(Library)
     platform = PlatformServices(place_dialog=window.keep_outside_preview)
     controller = StudioController(library, settings, host_factory=platform.host_for)
     # Phones over adb (adbutils loads off the GUI thread); not for one-shot smoke/screenshot runs,
     # which must not leave an adb server behind.
     one_shot = args.smoke_test or args.screenshot
-    adb = None if one_shot else await loop.run_in_executor(None, _adb_client)
+    adb = None if one_shot else await off_loop(_adb_client)
     window.attach(controller, adb=adb, extras=False)
     window.set_permissions_source(platform.broker)
     closed = asyncio.Event()
@@ -122,7 +123,7 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
     # The validator's generated checks are compiled off the GUI thread, before the first edit.
     from studio.spec.validator import warm_up
 
-    warm_up_task = loop.run_in_executor(None, warm_up)
+    warm_up_task = asyncio.ensure_future(off_loop(warm_up))
     rc = 0
     try:
         if args.smoke_test or args.screenshot:

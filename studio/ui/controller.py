@@ -1,14 +1,13 @@
 """The studio's commands: open, import, export, library edits, undo/redo, thumbnails, platform calls.
 
-The window only wires widgets to this controller. Library reads and writes run on one worker
-thread (`loop.run_in_executor`, so they never block the GUI thread and never overlap); every
-asyncio task is kept and cancelled by `aclose()`. Results reach the widgets as Qt signals.
+The window only wires widgets to this controller. Library reads and writes run on one lane
+(`studio.concurrency.Lane`: one worker thread, so they never block the GUI thread and never
+overlap); every asyncio task is kept and cancelled by `aclose()`. Results reach the widgets as Qt signals.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import copy
 import logging
 import os
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QImage, QWindow
 
+from studio.concurrency import Lane
 from studio.document import Document, DocumentChange
 from studio.library.entries import LibraryEntry
 from studio.library.errors import LibraryError
@@ -116,7 +116,7 @@ class StudioController(QObject):
         self._host_factory = host_factory
         self._host: PlatformHost | None = None
         self._preview: PreviewWidget | None = None
-        self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="library")
+        self._lane = Lane("library")
         self._tasks: set[asyncio.Task[Any]] = set()
         self._thumbnail_task: asyncio.Task[None] | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -158,7 +158,7 @@ class StudioController(QObject):
 
     async def _io(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking library/file work on the library thread."""
-        return await asyncio.get_event_loop().run_in_executor(self._executor, fn, *args)
+        return await self._lane.run(fn, *args)
 
     async def idle(self) -> None:
         """Wait until every task started so far (and those they start) has finished."""
@@ -183,7 +183,7 @@ class StudioController(QObject):
         if self._host is not None:
             await self._host.aclose()
             self._host = None
-        self._executor.shutdown(wait=True)
+        self._lane.close()
 
     def _status(self, text: str) -> None:
         self.statusMessage.emit(text)

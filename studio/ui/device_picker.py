@@ -13,6 +13,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from studio.concurrency import off_loop
 from studio.device.adb import Adb, AdbUnavailable, DeviceInfo, DeviceState
 
 log = logging.getLogger(__name__)
@@ -172,4 +173,4 @@ class DeviceWatcher(QObject):
                     self._loop.call_soon_threadsafe(self._task.cancel)
         thread, self._thread = self._thread, None
         if thread is not None:
-            await asyncio.to_thread(thread.join, 10.0)
+            await off_loop(thread.join, 10.0)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+from studio.concurrency import off_loop
 from studio.device import capabilities as caps
 from studio.device.adb import Adb, DeviceInfo
 from studio.ui.device_picker import one_line
@@ -107,7 +108,7 @@ class DeviceSession(QObject):
         if self._assets is None:
             return {}
         try:
-            return dict(await asyncio.to_thread(self._assets))
+            return dict(await off_loop(self._assets))
         except Exception as exc:  # a damaged asset folder: show without images, say so
             log.info("reading the assets failed", exc_info=True)
             show.warnings.append(f"assets not read: {one_line(exc)}")
@@ -123,7 +124,7 @@ class DeviceSession(QObject):
             await asyncio.gather(after, return_exceptions=True)
         sources = self._sources
         if sources is None:
-            sources = await asyncio.to_thread(default_sources, self.adb, self.serial)
+            sources = await off_loop(default_sources, self.adb, self.serial)
         self.mirror = Mirror(sources, self.view.frame_sink, self.view.status_sink)
         self.mirror.start()
         while True:

@@ -3,7 +3,6 @@ expandable, with the trace id, copy buttons, and opening a saved run snapshot to
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.concurrency import off_loop
 from studio.ui.agent_bridge import TaskKeeper
 
 JSON = dict[str, Any]
@@ -192,7 +192,7 @@ class TracePanel(QWidget):
         from studio.agent.snapshot import SnapshotError, load_snapshot
 
         try:
-            snapshot = await asyncio.to_thread(load_snapshot, path)
+            snapshot = await off_loop(load_snapshot, path)
         except SnapshotError as exc:
             self.message.setText(str(exc))
             self.loadFailed.emit(str(exc))

@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from studio.concurrency import off_loop
 from studio.platform.module import JSON, CallContext, PlatformCall, PlatformError, PlatformModule
 from studio.platform.module import object_schema as obj
 from studio.platform.modules.clipboard import MAX_BYTES, utf8_size
-from studio.platform.threads import off_loop
 
 
 class ShareTarget(Protocol):
