@@ -18,7 +18,8 @@ from studio.ui.device_picker import one_line
 
 if TYPE_CHECKING:
     from studio.device.ctrlproxy import Asset, DeviceShow
-    from studio.device.mirror import Mirror, Source
+    from studio.device.mirror import Mirror
+    from studio.device.sources import Source
     from studio.ui.mirror import MirrorView
 
 #: Reads the open entry's assets (blocking: the session calls it in a worker thread).
@@ -51,7 +52,7 @@ class DeviceSession(QObject):
         sources: list[Source] | None = None,
         theme: str = "system",
     ) -> None:
-        from studio.device.mirror import DeviceInput
+        from studio.device.gestures import DeviceInput
         from studio.ui.mirror import MirrorView
 
         super().__init__(parent)

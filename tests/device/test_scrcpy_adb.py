@@ -14,13 +14,10 @@ from typing import Any
 
 import pytest
 
-from studio.device.mirror import (
-    Frame,
-    MirrorState,
-    ScreenrecordSource,
-    Source,
-)
+from studio.device.decoder import Frame
+from studio.device.mirror import MirrorState
 from studio.device.scrcpy import ScrcpyServer, ScrcpySource, find_server
+from studio.device.sources import ScreenrecordSource, Source
 from tests.device import media
 from tests.device.conftest import PHONE_SRC, Phone
 
@@ -86,7 +83,7 @@ def _assert_known_frames(frames: list[Frame]) -> None:
     for color in (media.RED, media.GREEN, media.BLUE):
         assert any(media.near(m, color) for m in means), f"no {color} frame among {len(frames)}"
     assert media.near(means[0], media.RED)
-    assert frames[0].image.shape == (800, 360, 3)
+    assert (frames[0].width, frames[0].height) == (360, 800)
 
 
 def test_scrcpy_over_adb_reverse_decodes_the_known_frames(

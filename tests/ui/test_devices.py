@@ -274,7 +274,7 @@ def test_phone_shows_mirrors_taps_reshows_edits_and_dismisses(
     # the mirror shows the phone's screen: screenrecord's known frames end on blue
     def blue() -> bool:
         frame = view.frame
-        return frame is not None and np.abs(_mean(frame.image) - media.BLUE).max() < 12
+        return frame is not None and media.near(media.mean_color(frame), media.BLUE)
 
     wait_until(loop, blue)
     wait_until(loop, lambda: view.status.state is MirrorState.STREAMING and view.status.fps > 0)

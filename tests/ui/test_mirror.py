@@ -8,12 +8,14 @@ import threading
 import time
 from collections.abc import Iterator
 
-import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from studio.device.adb import Adb, AdbServer
-from studio.device.mirror import DeviceInput, Frame, FrameSink, Mirror, MirrorState, MirrorStatus
+from studio.device.decoder import Frame
+from studio.device.gestures import DeviceInput
+from studio.device.mirror import Mirror, MirrorState, MirrorStatus
+from studio.device.sources import FrameSink
 from studio.ui.mirror import MirrorView
 from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
 
@@ -26,13 +28,17 @@ class FakeSource:
     mode = "h264 (fake)"
 
     def __init__(self, width: int, height: int, color: tuple[int, int, int]):
-        self.image = np.empty((height, width, 3), np.uint8)
-        self.image[:] = color
+        r, g, b = color
+        self.width, self.height = width, height
+        self.pixels = bytes([b, g, r, 255]) * (width * height)  # BGRA, as the decoder gives
 
     def run(self, sink: FrameSink, stop: threading.Event) -> None:
         while not stop.is_set():
             received = time.perf_counter()
-            sink(Frame(self.image.copy(), received, time.perf_counter()))
+            data = memoryview(self.pixels)
+            sink(
+                Frame(data, self.width, self.height, 4 * self.width, received, time.perf_counter())
+            )
             stop.wait(0.01)
 
     def interrupt(self) -> None:
