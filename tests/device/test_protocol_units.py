@@ -31,7 +31,6 @@ def test_plain_spec_needs_only_show() -> None:
 @pytest.mark.parametrize(
     ("extra", "options", "capability", "where"),
     [
-        ({"theme": {"mode": "dark"}}, {}, caps.THEME_MODES, "theme.mode"),
         (
             {"theme": {"colors": {"dark": {"primary": "#FF0000"}}}},
             {},
@@ -91,6 +90,74 @@ def test_each_gate_names_the_place_and_the_capability(
     reasons = caps.refusals(spec, {"show_prototype"}, **options)
     assert len(reasons) == 1 and capability in reasons[0] and where in reasons[0]
     assert caps.refusals(spec, {"show_prototype", capability}, **options) == []
+
+
+def _gradient(color: object) -> dict[str, Any]:
+    stops = [{"color": "#000000"}, {"color": color}]
+    return {"root": {"type": "box", "style": {"gradient": {"type": "linear", "stops": stops}}}}
+
+
+@pytest.mark.parametrize(
+    ("extra", "where"),
+    [  # prototypeThemeModes.ts `prototypeThemeModeFields`, field by field
+        (_gradient("primary"), "root.style.gradient.stops[1].color"),
+        (_gradient({"light": "#000000", "dark": "#FFFFFF"}), "root.style.gradient.stops[1].color"),
+        (
+            {
+                "root": {
+                    "type": "bottomSheet",
+                    "scrim": "scrim",
+                    "child": {"type": "text", "text": "x"},
+                }
+            },
+            "root.scrim",
+        ),
+        (
+            {
+                "window": {
+                    "placement": {
+                        "type": "fullscreen",
+                        "scrim": {"light": "#000000", "dark": "#111111"},
+                    }
+                }
+            },
+            "window.placement.scrim",
+        ),
+        ({"root": {"type": "image", "asset": {"light": "a", "dark": "b"}}}, "root.asset"),
+        (
+            {
+                "root": {
+                    "type": "column",
+                    "children": [
+                        {
+                            "type": "text",
+                            "text": "x",
+                            "styleWhen": [
+                                {"style": {"background": {"light": "#000000", "dark": "#FFFFFF"}}}
+                            ],
+                        }
+                    ],
+                }
+            },
+            "root.children[0].styleWhen[0].style.background",
+        ),
+    ],
+)
+def test_theme_mode_forms_are_gated_where_automobile_gates_them(
+    extra: dict[str, Any], where: str
+) -> None:
+    reasons = caps.refusals({**BASE, **extra}, {"show_prototype"})
+    assert reasons == [f"{where}: needs {caps.THEME_MODES}, which this device's CtrlProxy lacks"]
+
+
+def test_no_theme_mode_gate_for_theme_mode_alone_or_hex_stops() -> None:
+    for extra in ({"theme": {"mode": "dark"}}, _gradient("#FF0000")):
+        assert caps.refusals({**BASE, **extra}, {"show_prototype"}) == []
+
+
+def test_inspect_is_gated_on_persistence_replay() -> None:
+    assert not caps.can_inspect({"inspect_prototypes"})
+    assert caps.can_inspect({"inspect_prototypes", "prototype_persistence_replay_v1"})
 
 
 def test_data_extension_needs_a_platform_capable_device() -> None:

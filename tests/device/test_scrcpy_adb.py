@@ -21,22 +21,10 @@ from studio.device.sources import ScreenrecordSource, Source
 from tests.device import media
 from tests.device.conftest import PHONE_SRC, Phone
 
-# Android's app_process runs the dex named by CLASSPATH; on the stand-in phone it runs the
-# stand-in server (a Python program) with the test venv's python.
-APP_PROCESS = f"""#!/bin/sh
-[ "$1" = / ] || {{ echo "usage: app_process / CLASS [ARGS]" >&2; exit 2; }}
-[ "$2" = com.genymobile.scrcpy.Server ] || {{ echo "ERROR: class $2 not found" >&2; exit 1; }}
-shift 2
-exec {sys.executable} "$CLASSPATH" "$@"
-"""
-
 
 @pytest.fixture
 def install_scrcpy(fresh_phone: Phone, tmp_path: Path) -> Iterator[Callable[[str], Path]]:
     """`install(version)`: a scrcpy server of that version on this machine (the stand-in)."""
-    fresh_phone.device.sync.push(
-        APP_PROCESS.encode(), f"{fresh_phone.root}/bin/app_process", mode=0o755
-    )
     fresh_phone.sh(f"mkdir -p {fresh_phone.root}/tmp; rm -f {fresh_phone.root}/scrcpy.log")
     source = (PHONE_SRC / "scrcpy_server_standin.py").read_text()
 
