@@ -166,6 +166,12 @@ def now_ms():
     return int(time.time() * 1000)
 
 
+def wire(frame):
+    """Compact JSON, `type` first, as kotlinx writes it (WSS `responseJson`: prettyPrint false,
+    classDiscriminator "type")."""
+    return json.dumps(frame, separators=(",", ":"))
+
+
 def log(entry):
     with open(LOG, "a") as f:
         f.write(json.dumps(entry) + "\n")
@@ -286,7 +292,7 @@ async def emit(runtime, kind, name=None, payload=None):
 
 async def broadcast(frame):
     """Uncorrelated frames go to every client (WSS `broadcastToClients`)."""
-    text = json.dumps(frame)
+    text = wire(frame)
     for ws in list(clients):
         try:
             await ws.send(text)
@@ -619,11 +625,13 @@ async def on_client(ws):
     connection_count += 1
     cid = connection_count
     # WSS `tryStart`: the greeting goes out before the client is registered for broadcasts
-    await ws.send(
-        json.dumps(
-            {"type": "connected", "id": cid, "supportedCommands": SUPPORTED, "timestamp": now_ms()}
-        )
-    )
+    greeting = {
+        "type": "connected",
+        "id": cid,
+        "supportedCommands": SUPPORTED,
+        "timestamp": now_ms(),
+    }
+    await ws.send(wire(greeting))
     clients.add(ws)
     while offline_events and clients:  # PC `onClientConnected`: replay what was held
         await broadcast(offline_events.pop(0))
@@ -651,13 +659,13 @@ async def on_message(ws, raw):
         if not isinstance(request, dict):
             raise Malformed("Expected JsonObject")
     except (ValueError, Malformed) as exc:
-        await ws.send(json.dumps(error_frame(None, f"Malformed request: {exc}")))
+        await ws.send(wire(error_frame(None, f"Malformed request: {exc}")))
         return
     request_id = request.get("requestId") if isinstance(request.get("requestId"), str) else None
     kind = request.get("type")
     log({"request": kind, "requestId": request_id})
     if not isinstance(kind, str) or kind not in REQUEST_TYPES or kind not in SUPPORTED:
-        await ws.send(json.dumps(error_frame(request_id, f"Unknown command type: {kind}")))
+        await ws.send(wire(error_frame(request_id, f"Unknown command type: {kind}")))
         return
     try:
         reply = await handle(request, request_id)
@@ -667,13 +675,11 @@ async def on_message(ws, raw):
             if kind in PROTOTYPE_REQUESTS
             else error_frame(request_id, f"Malformed request: {exc}")
         )
-        await ws.send(json.dumps(frame))
+        await ws.send(wire(frame))
         return
     if reply is None:
         reply = error_frame(request_id, f"Handler error: {kind} is not served by the stand-in")
-    await ws.send(
-        json.dumps(reply)
-    )  # correlated: to its requester only (WSS `routeCorrelatedResponse`)
+    await ws.send(wire(reply))  # correlated: to its requester only (WSS `routeCorrelatedResponse`)
 
 
 # ---- the phone's other programs, through files -----------------------------------------------
