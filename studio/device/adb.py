@@ -29,6 +29,9 @@ CTRLPROXY_SERVICE_SHORT = f"{CTRLPROXY_PACKAGE}/.CtrlProxy"
 #: `LEGACY_PACKAGE`, `uninstallLegacyPackageIfPresent`).
 LEGACY_CTRLPROXY_PACKAGE = "dev.jasonpearson.automobile.accessibilityservice"
 CTRLPROXY_DEVICE_PORT = 8765
+#: The folder on an Android device where the shell user may write (scrcpy's server and
+#: AutoMobile's video-server jar are pushed there).
+DEVICE_TMP = "/data/local/tmp"
 
 
 class AdbUnavailable(RuntimeError):
@@ -294,8 +297,9 @@ _WatchItem = list[tuple[str, str]] | DeviceInfo | BaseException
 class Adb:
     """The studio's view of adb: async wrappers over adbutils' blocking calls (run in threads)."""
 
-    def __init__(self, server: AdbServer | None = None):
+    def __init__(self, server: AdbServer | None = None, *, device_tmp: str = DEVICE_TMP):
         self.server = server or AdbServer()
+        self.device_tmp = device_tmp  # the phone's shell-writable folder for pushed files
         self._client = self.server.client()
         # The running `watch_devices` generators (each on its own loop, maybe another thread):
         # `reprobe` hands them fresh infos, because adb's tracker only reports adb state changes.

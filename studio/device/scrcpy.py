@@ -50,7 +50,8 @@ INSTALL_PATHS = (
     "/snap/scrcpy/current/usr/share/scrcpy/scrcpy-server",
     "C:/Program Files/scrcpy/scrcpy-server",
 )
-DEVICE_PATH = "/data/local/tmp/scrcpy-server.jar"
+DEVICE_FILE = "scrcpy-server.jar"  # scrcpy pushes it to /data/local/tmp (Adb.device_tmp)
+DEVICE_PATH = f"/data/local/tmp/{DEVICE_FILE}"
 SERVER_CLASS = "com.genymobile.scrcpy.Server"
 SUPPORTED_MAJORS = (3, 4)
 DEVICE_NAME_LEN = 64
@@ -368,7 +369,7 @@ class ScrcpySource(SocketSource):
         serial: str,
         server: ScrcpyServer,
         *,
-        device_path: str = DEVICE_PATH,
+        device_path: str | None = None,  # default: scrcpy-server.jar in Adb.device_tmp
         tunnel: str = "auto",  # "auto" (reverse, then forward), "reverse" or "forward"
         max_size: int | None = None,
         connect_timeout: float = CONNECT_TIMEOUT_S,
@@ -378,7 +379,8 @@ class ScrcpySource(SocketSource):
         if tunnel not in {"auto", "reverse", "forward"}:
             raise ValueError(f"tunnel must be auto, reverse or forward, not {tunnel!r}")
         self.adb, self.serial, self.server = adb, serial, server
-        self.device_path, self.tunnel, self.max_size = device_path, tunnel, max_size
+        self.device_path = device_path or f"{adb.device_tmp.rstrip('/')}/{DEVICE_FILE}"
+        self.tunnel, self.max_size = tunnel, max_size
         self.connect_timeout, self.first_frame_timeout = connect_timeout, first_frame_timeout
         self.version: str | None = None
         self.stream: VideoStream | None = None

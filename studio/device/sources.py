@@ -372,9 +372,8 @@ def tcp_connector(host: str, port: int, hello: bytes = b"") -> Callable[[], sock
 
 # ---- AutoMobile's video-server jar, started by us -----------------------------------------------
 
-VIDEO_SERVER_DEVICE_PATH = (
-    "/data/local/tmp/automobile-video.jar"  # PEH `VIDEO_SERVER_REMOTE_JAR_PATH`
-)
+#: PEH `VIDEO_SERVER_REMOTE_JAR_PATH` is /data/local/tmp/automobile-video.jar (`Adb.device_tmp`).
+VIDEO_SERVER_DEVICE_FILE = "automobile-video.jar"
 VIDEO_SERVER_CLASS = (
     "dev.jasonpearson.automobile.video.VideoServer"  # PEH `VIDEO_SERVER_MAIN_CLASS`
 )
@@ -388,12 +387,19 @@ _READY = re.compile(
 
 
 def video_server_command(
-    token: str, socket_name: str, serial: str, forward_port: int, *, quality: str = "medium"
+    jar: str,
+    token: str,
+    socket_name: str,
+    serial: str,
+    forward_port: int,
+    *,
+    quality: str = "medium",
 ) -> str:
-    """The shell command that starts the jar, with the arguments AutoMobile's host passes
-    (`src/features/webrtc/PersistentEncoderH264Source.ts` `buildServerArgs`)."""
+    """The shell command that starts the jar (on the device at `jar`), with the arguments
+    AutoMobile's host passes (`src/features/webrtc/PersistentEncoderH264Source.ts`
+    `buildServerArgs`)."""
     args = [
-        f"CLASSPATH={VIDEO_SERVER_DEVICE_PATH}",
+        f"CLASSPATH={jar}",
         "app_process",
         "/",
         VIDEO_SERVER_CLASS,
@@ -414,7 +420,8 @@ def video_server_command(
 
 
 class VideoServerSource(FramedStreamSource):
-    """AutoMobile's video-server jar (a verified download) run directly, as its host does: push,
+    """AutoMobile's video-server jar (a verified download) run directly, as its host does: push
+    (to the device's temp folder, `Adb.device_tmp`),
     `adb forward tcp:<port> localabstract:automobile_video_<token>`, `app_process`, wait for
     `VIDEO_SESSION_READY`, connect, the `AVMH` hello, then the jar's framed stream."""
 
@@ -434,6 +441,7 @@ class VideoServerSource(FramedStreamSource):
             self._open, first_frame_timeout=first_frame_timeout, request_key_frame=True
         )
         self.adb, self.serial, self.jar = adb, serial, jar
+        self.device_path = f"{adb.device_tmp.rstrip('/')}/{VIDEO_SERVER_DEVICE_FILE}"
         self.quality, self.ready_timeout = quality, ready_timeout
         self.token = str(uuid.uuid4())  # PEH uses an id generator; a UUID fits SAFE_TOKEN
         self.socket_name = f"{VIDEO_SERVER_SOCKET_PREFIX}_{self.token.replace('-', '')}"
@@ -454,13 +462,18 @@ class VideoServerSource(FramedStreamSource):
             raise NoVideo("video session token does not match AutoMobile's SAFE_TOKEN")
         try:
             self.pushed = self.adb.push_if_changed(
-                self.serial, self.jar.read_bytes(), VIDEO_SERVER_DEVICE_PATH
+                self.serial, self.jar.read_bytes(), self.device_path
             )
             self._port = self.adb.forward_free_port_blocking(
                 self.serial, f"localabstract:{self.socket_name}"
             )
             cmd = video_server_command(
-                self.token, self.socket_name, self.serial, self._port, quality=self.quality
+                self.device_path,
+                self.token,
+                self.socket_name,
+                self.serial,
+                self._port,
+                quality=self.quality,
             )
             self._server = self.adb.device(self.serial).shell(cmd, stream=True)
             proto = self._wait_ready(self._server)

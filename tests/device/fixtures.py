@@ -146,7 +146,7 @@ def phone() -> Iterator[Phone]:
     b, c, d = 200 + (pid >> 14) % 50, (pid >> 6) % 256, (pid % 64) * 4
     host_ip, dev_ip = f"10.{b}.{c}.{d + 1}", f"10.{b}.{c}.{d + 2}"
     server = AdbServer(host="127.0.0.1", port=_free_port())
-    adb = Adb(server)
+    adb = Adb(server, device_tmp=f"{root}/tmp")  # the phone's /data/local/tmp
     started: list[subprocess.Popen[bytes]] = [holder]
     adbd_log = open(root / "adbd.log", "wb")  # noqa: SIM115 (closed at teardown)
     try:

@@ -58,20 +58,29 @@ ALLOWED_PEER_UIDS = {0, 2000}
 RECONNECT_WINDOW_S = 5.0
 
 
-def units_of(path):
-    """(config, [(unit, key)], (width, height)) of a clip: SPS/PPS as the codec config buffer."""
-    with open(path, "rb") as f:
-        data = f.read()
-    prev, i = None, data.find(b"\x00\x00\x00\x01")
-    nals = []
+def nal_units(data):
+    """NAL units with their start codes (3 or 4 bytes: an encoder uses both)."""
+    starts = []
+    i = data.find(b"\x00\x00\x01")
     while i != -1:
-        j = data.find(b"\x00\x00\x00\x01", i + 4)
-        nals.append(data[i : j if j != -1 else len(data)])
-        i = j
-    config = b"".join(n for n in nals if n[4] & 0x1F in (7, 8))
-    units, current = [], b""
+        starts.append(i - 1 if i > 0 and data[i - 1] == 0 else i)
+        i = data.find(b"\x00\x00\x01", i + 3)
+    return [data[a:b] for a, b in zip(starts, [*starts[1:], len(data)], strict=True)]
+
+
+def nal_type(nal):
+    return nal[nal.find(b"\x00\x00\x01") + 3] & 0x1F
+
+
+def units_of(path):
+    """(config, [(unit, key)], (width, height)) of a clip: SPS/PPS as MediaCodec's codec config
+    buffer (BUFFER_FLAG_CODEC_CONFIG), then one buffer per frame."""
+    with open(path, "rb") as f:
+        nals = nal_units(f.read())
+    config = b"".join(n for n in nals if nal_type(n) in (7, 8))
+    units, current, prev = [], b"", None
     for n in nals:
-        kind = n[4] & 0x1F
+        kind = nal_type(n)
         if kind in (7, 8):
             continue
         if current and prev in (1, 5) and kind in (1, 5, 6, 9):
@@ -83,7 +92,11 @@ def units_of(path):
         units.append(current)
     with open(path + ".size") as f:
         width, height = (int(v) for v in f.read().split("x"))
-    return config, [(u, b"\x00\x00\x00\x01\x65" in u) for u in units], (width, height)
+    return (
+        config,
+        [(u, any(nal_type(n) == 5 for n in nal_units(u))) for u in units],
+        (width, height),
+    )
 
 
 clips = [units_of(os.path.join(root, "media", "screen.h264"))]
