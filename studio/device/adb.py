@@ -100,6 +100,14 @@ class AdbServer:
     def executable(self) -> str:
         return self.adb_path or str(adbutils.adb_path())
 
+    def describe(self) -> str:
+        """Which adb is used and where its server listens (blocking: it may search PATH)."""
+        try:
+            exe = self.executable()
+        except (adbutils.AdbError, OSError):
+            exe = "not found"
+        return f"{exe}, server {self.host}:{self.port}"
+
     def reachable(self) -> bool:
         try:
             with socket.create_connection((self.host, self.port), timeout=1.0):
