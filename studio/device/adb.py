@@ -156,7 +156,8 @@ def _probe_command() -> str:
         "pm": f"pm path {CTRLPROXY_PACKAGE}",
         "services": "settings get secure enabled_accessibility_services",
     }
-    return "; ".join(f"echo @@{key}; {cmds[key]} 2>&1" for key in _PROBE_KEYS)
+    # each marker on a line of its own even after an output without a final newline
+    return "; ".join(f"echo; echo @@{key}; {cmds[key]} 2>&1" for key in _PROBE_KEYS)
 
 
 def _split_probe(output: str) -> dict[str, str]:

@@ -12,7 +12,7 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from studio.device import capabilities as caps
 from studio.device.ctrlproxy import CtrlProxyClient, CtrlProxyError, merge_device_state
-from studio.device.gestures import Viewport, fit
+from studio.device.gestures import Viewport, fit, oriented
 
 BASE: dict[str, Any] = {
     "id": "p",
@@ -220,3 +220,10 @@ def test_request_timeout_and_connection_loss_are_one_line_errors() -> None:
     assert errors[0] == "show_prototype: no reply from CtrlProxy within 0.2 s"
     assert errors[1].startswith("CtrlProxy")
     assert all("\n" not in e for e in errors)
+
+
+def test_the_device_size_follows_the_frames_orientation() -> None:
+    assert oriented((1080, 2400), (360, 800)) == (1080, 2400)  # portrait frame: as is
+    assert oriented((1080, 2400), (800, 360)) == (2400, 1080)  # landscape: turned
+    assert oriented((2560, 1600), (1280, 800)) == (2560, 1600)  # a landscape tablet, unturned
+    assert oriented((1080, 2400), (500, 500)) == (1080, 2400)  # square: cannot tell, as is

@@ -546,6 +546,15 @@ async def show(request):
     if override is not None and override not in ("device", "light", "dark"):
         raise Malformed(f"{override} is not a valid enum value for PrototypeAppearanceOverride")
     validate_spec(spec)
+    layer = (spec.get("window") or {}).get("layer")
+    if (
+        layer == "app" and prop("appops.SYSTEM_ALERT_WINDOW") != "allow"
+    ):  # PC `requireLayerPermitted`
+        raise ValueError(
+            f"window.layer: app needs Android 8.0+ and SYSTEM_ALERT_WINDOW for {PACKAGE}, which is "
+            f"not granted. Grant it with `adb shell appops set {PACKAGE} SYSTEM_ALERT_WINDOW "
+            "allow`, or omit window.layer to use the system layer."
+        )
     previous = active
     in_place = not reset and previous is not None and previous.id == spec["id"]
     if previous is not None and not in_place:
