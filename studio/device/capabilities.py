@@ -26,6 +26,27 @@ def platform_capability(module: str) -> str:
     return f"{PLATFORM_PREFIX}{module}_v1"
 
 
+def summary(supported: frozenset[str] | set[str]) -> tuple[str, str]:
+    """(one line, the full list) of what a device's CtrlProxy advertises."""
+    everything = "\n".join(sorted(supported))
+    if SHOW not in supported:
+        return ("CtrlProxy without prototype support (no show_prototype)", everything)
+    named = [
+        ("in-place re-show", SHOW_IN_PLACE),
+        ("appearance", APPEARANCE),
+        ("theme modes", THEME_MODES),
+        ("window options", WINDOW_OPTIONS),
+        ("anchors", ANCHOR),
+        ("inspect", PERSISTENCE_REPLAY),
+    ]
+    have = [label for label, cap in named if cap in supported]
+    lacks = [label for label, cap in named if cap not in supported]
+    line = "CtrlProxy: prototypes" + (f", {', '.join(have)}" if have else "")
+    if lacks:
+        line += f"; lacks {', '.join(lacks)}"
+    return (line, everything)
+
+
 def can_inspect(supported: frozenset[str] | set[str]) -> bool:
     """`inspect_prototypes` is sent only to a device advertising persistence replay, as
     AutoMobile's host does: an older one answers without the buffered events first."""

@@ -163,29 +163,6 @@ def adb_missing_guidance(reason: str) -> Guidance:
     )
 
 
-def capability_summary(supported: frozenset[str]) -> tuple[str, str]:
-    """(one line, the full list for a tooltip) of what the device's CtrlProxy advertises."""
-    if caps.SHOW not in supported:
-        return (
-            "CtrlProxy without prototype support (no show_prototype)",
-            ", ".join(sorted(supported)),
-        )
-    named = [
-        ("in-place re-show", caps.SHOW_IN_PLACE),
-        ("appearance", caps.APPEARANCE),
-        ("theme modes", caps.THEME_MODES),
-        ("window options", caps.WINDOW_OPTIONS),
-        ("anchors", caps.ANCHOR),
-        ("inspect", caps.PERSISTENCE_REPLAY),
-    ]
-    have = [label for label, cap in named if cap in supported]
-    lacks = [label for label, cap in named if cap not in supported]
-    line = "CtrlProxy: prototypes" + (f", {', '.join(have)}" if have else "")
-    if lacks:
-        line += f"; lacks {', '.join(lacks)}"
-    return (line, "\n".join(sorted(supported)))
-
-
 # ---- widgets ---------------------------------------------------------------------------------
 
 
@@ -376,7 +353,7 @@ class DevicePage(QWidget):
         if supported is None:
             self.capabilities.hide()
             return
-        line, everything = capability_summary(supported)
+        line, everything = caps.summary(supported)
         self.capabilities.setText(line)
         self.capabilities.setToolTip(everything)
         self.capabilities.show()

@@ -54,7 +54,30 @@ def test_show_puts_the_spec_on_the_phone(
     log = fresh_phone.log("ctrlproxy.log")
     assert [e["shown"] for e in log if "shown" in e] == [SPEC]
     assert {"dismissed": "likes", "reason": "agent"} in log
-    assert f"showing 'likes' on {fresh_phone.serial}" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"showing 'likes' on {fresh_phone.serial}" in err
+    assert err.startswith(
+        "CtrlProxy: prototypes, in-place re-show, appearance"
+    )  # what it advertises
+
+
+def test_show_puts_it_back_after_the_phones_idle_timeout(
+    fresh_phone: Phone,
+    start_ctrlproxy: Callable[..., StandIn],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    start_ctrlproxy(ttl_ms=400)
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(fresh_phone.adb.server.port))
+    spec_file = tmp_path / "likes.json"
+    spec_file.write_text(json.dumps(SPEC))
+    args = ["device", "show", str(spec_file), "--serial", fresh_phone.serial, "--seconds", "1.5"]
+    assert main(args) == 0
+    log = fresh_phone.log("ctrlproxy.log")
+    assert len([e for e in log if "shown" in e]) >= 2
+    assert {"dismissed": "likes", "reason": "ttl"} in log
+    assert "dismissed on the phone after 5 idle minutes; shown again" in capsys.readouterr().err
 
 
 def test_show_errors_are_one_line(
