@@ -20,7 +20,7 @@ from studio.device.ctrlproxy import CtrlProxyClient, DeviceRejected, DeviceShow
 from studio.device.gestures import DeviceInput
 from tests.device import media
 from tests.device.conftest import Phone, StandIn
-from tests.device.test_real_adb import ON_BUTTON, ON_TITLE, SPEC
+from tests.device.test_real_adb import ON_BUTTON, ON_TITLE, PAGER, SPEC
 
 PROTOTYPE_REQUESTS = {
     "show_prototype",
@@ -341,16 +341,6 @@ def test_taps_pager_swipes_back_and_night_mode_make_their_events(
     (`page_changed`), `appearanceChanged` (`appearance_changed {mode, source}`), `HostDismiss`
     (Back: `dismissed{user}`)."""
     start_ctrlproxy()
-    pager = {
-        "id": "pages",
-        "window": {"placement": {"type": "fullscreen"}},
-        "state": {},
-        "root": {
-            "type": "pager",
-            "id": "p",
-            "children": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}],
-        },
-    }
 
     async def scenario() -> Wire:
         taps = DeviceInput(fresh_phone.adb, fresh_phone.serial)
@@ -362,7 +352,7 @@ def test_taps_pager_swipes_back_and_night_mode_make_their_events(
             await wire.until(lambda f: f.get("kind") == "emit")
             fresh_phone.sh("cmd uimode night yes")
             await wire.until(lambda f: f.get("kind") == "appearance_changed")
-            await wire.call(show_frame(pager))
+            await wire.call(show_frame(PAGER))
             await taps.swipe(300, 400, 40, 400, 200)
             await wire.until(lambda f: f.get("kind") == "page_changed")
             await fresh_phone.adb.shell(fresh_phone.serial, "input keyevent KEYCODE_BACK")

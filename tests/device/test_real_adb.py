@@ -40,6 +40,17 @@ SPEC: dict[str, Any] = {
     },
 }
 ON_BUTTON, ON_TITLE = (180, 600), (180, 200)
+#: Two pages; a horizontal swipe across the screen moves the pager.
+PAGER: dict[str, Any] = {
+    "id": "pages",
+    "window": {"placement": {"type": "fullscreen"}},
+    "state": {},
+    "root": {
+        "type": "pager",
+        "id": "p",
+        "children": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}],
+    },
+}
 
 
 def _shown(phone: Phone) -> list[dict[str, Any]]:

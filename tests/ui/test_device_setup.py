@@ -21,7 +21,7 @@ from studio.ui.preview_pane import PreviewPane
 from tests.device import media
 from tests.device.fixtures import PHONE_SRC, Phone, StandIn
 from tests.device.release_server import ReleaseServer, fake_apk, release_server
-from tests.device.test_real_adb import SPEC
+from tests.device.test_real_adb import PAGER, SPEC
 from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS
 from tests.ui.test_devices import wait_until
 
@@ -82,6 +82,15 @@ def _choose(
     manager.picker.choose(phone.serial)
 
 
+def _download_and_install(loop: asyncio.AbstractEventLoop, manager: DeviceManager) -> None:
+    """Install CtrlProxy…, then the offer's two clicks: the size, then the download."""
+    panel = manager.page.guidance
+    panel.install_button.click()
+    panel.download.button.click()
+    wait_until(loop, lambda: panel.download.button.text().startswith("Download and install ("))
+    panel.download.button.click()
+
+
 # ---- installing CtrlProxy (point 2) -------------------------------------------------------------
 
 
@@ -132,10 +141,7 @@ def test_a_wrong_checksum_is_refused_with_a_clear_message_and_nothing_installed(
     manager = manager_for(_releases(github, tmp_path, apk_sha256="f" * 64))
     _choose(qloop, manager, fresh_phone, "CtrlProxy missing")
     panel = manager.page.guidance
-    panel.install_button.click()
-    panel.download.button.click()
-    wait_until(qloop, lambda: panel.download.button.text().startswith("Download and install ("))
-    panel.download.button.click()
+    _download_and_install(qloop, manager)
     wait_until(qloop, lambda: panel.download.button.text() == "Try again", timeout=20)
     text = panel.download.label.text()
     assert f"is not the pinned {'f' * 64}" in text and text.endswith("nothing was installed")
@@ -281,17 +287,7 @@ def test_pages_and_light_dark_on_the_phone_are_reflected(
 ) -> None:
     start_ctrlproxy()
     manager = manager_for(_releases(github, tmp_path))
-    pager = {
-        "id": "pages",
-        "window": {"placement": {"type": "fullscreen"}},
-        "state": {},
-        "root": {
-            "type": "pager",
-            "id": "p",
-            "children": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}],
-        },
-    }
-    manager.show_spec(pager)
+    manager.show_spec(PAGER)
     manager.pane.theme_combo.setCurrentIndex(manager.pane.theme_combo.findData("light"))
     _choose(qloop, manager, fresh_phone, "ready")
     session = manager.session

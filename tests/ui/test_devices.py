@@ -32,27 +32,10 @@ from tests.device import media
 from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
 from tests.device.fixtures import Phone, StandIn
 from tests.device.test_adb_listing import android_shell
+from tests.device.test_real_adb import SPEC
 from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
-
-SPEC: dict[str, Any] = {
-    "id": "likes",
-    "window": {"placement": {"type": "fullscreen"}},
-    "state": {"liked": False, "count": 3},
-    "root": {
-        "type": "column",
-        "children": [
-            {"type": "text", "id": "title", "text": "Hello"},
-            {
-                "type": "button",
-                "id": "like",
-                "label": "Like",
-                "onTap": [{"type": "toggle", "key": "liked"}],
-            },
-        ],
-    },
-}
 
 
 def wait_until(
