@@ -453,7 +453,12 @@ class DeviceShow:
             self._assets = dict(assets)
         if not isinstance(appearance, _Keep):
             self._appearance = appearance
-        if self.client is None or self.prototype_id is None:
+        if self.client is None:
+            return await self.show(spec, assets=self._assets, appearance=self._appearance)
+        if self.prototype_id is None:  # dismissed on the phone: back with what was tapped there
+            last = self.client.snapshots.get(str(spec.get("id")))
+            if last is not None and last.dismissed is not None:
+                spec = merge_device_state(spec, last.state)
             return await self.show(spec, assets=self._assets, appearance=self._appearance)
         if str(spec.get("id")) != self.prototype_id:  # a new prototype: start fresh
             await self.dismiss()

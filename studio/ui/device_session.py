@@ -212,7 +212,7 @@ class DeviceSession(QObject):
             show.warnings.clear()
             assets = await self._read_assets(show)
             appearance = self._appearance(show)
-            if show.prototype_id is None:
+            if show.prototype_id is None and returned is None:
                 reply = await show.show(spec, assets=assets, appearance=appearance)
             else:
                 reply = await show.apply_edit(spec, assets=assets, appearance=appearance)

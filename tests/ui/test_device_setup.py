@@ -21,7 +21,7 @@ from studio.ui.preview_pane import PreviewPane
 from tests.device import media
 from tests.device.fixtures import PHONE_SRC, Phone, StandIn
 from tests.device.release_server import ReleaseServer, fake_apk, release_server
-from tests.device.test_real_adb import PAGER, SPEC
+from tests.device.test_real_adb import ON_BUTTON, PAGER, SPEC
 from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS
 from tests.ui.test_devices import wait_until
 
@@ -230,8 +230,11 @@ def test_an_idle_dismissal_is_shown_again_and_a_users_waits_for_show_again(
     session = manager.session
     assert session is not None
     wait_until(qloop, lambda: session.shows == 1)
-    # idle on the phone past its TTL: dismissed there, shown again by the studio
+    qloop.run_until_complete(fresh_phone.adb.tap(fresh_phone.serial, *ON_BUTTON))  # Like
+    # idle on the phone past its TTL: dismissed there, shown again by the studio, as it was
     wait_until(qloop, lambda: session.shows == 2, timeout=10)
+    shown = [e["shown"] for e in fresh_phone.log("ctrlproxy.log") if "shown" in e]
+    assert shown[1]["state"] == {"liked": True, "count": 3}
     assert any("(idle for 5 minutes); showing it again" in m for m in messages)
     assert messages[-1].startswith("Shown again (dismissed on the phone idle for 5 minutes)")
     assert manager.page.banner_lines() == []
