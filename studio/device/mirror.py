@@ -81,10 +81,6 @@ class Mirror:
     def status(self) -> MirrorStatus:
         return self._status
 
-    @property
-    def active(self) -> Source | None:
-        return self._active
-
     def start(self) -> None:
         if self._thread is not None:
             return
