@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 SCREENRECORD_LIMIT_S = 180.0  # Android's limit per screenrecord run (its --time-limit maximum)
 SCREENRECORD_SEGMENT_S = 170.0  # restart a little before it, so the gap is ours to choose
 FIRST_FRAME_TIMEOUT_S = 5.0
+#: A framed stream with nothing at all for this long has stalled (the jar re-sends a frame every
+#: second on a still screen, `FrameHeartbeat.kt`; the relay sends a heartbeat every second).
+STALL_TIMEOUT_S = 10.0
 #: A raw stream quiet this long after a slice has delivered its access unit (screenrecord writes
 #: each encoder buffer in one go and then nothing while the screen is still).
 QUIET_GAP_S = 0.012
@@ -87,16 +90,23 @@ def close_quietly(sock: socket.socket) -> None:
     sock.close()
 
 
-def read_exact(sock: socket.socket, n: int, stop: threading.Event) -> bytes:
-    """n bytes from a socket with a short timeout (so `stop` is seen), or EOFError."""
+def read_exact(
+    sock: socket.socket, n: int, stop: threading.Event, idle_s: float | None = None
+) -> bytes:
+    """n bytes from a socket with a short timeout (so `stop` is seen), or EOFError (also when
+    nothing at all arrived for `idle_s`)."""
     buf = bytearray()
+    quiet_since = time.monotonic()
     while len(buf) < n:
         if stop.is_set():
             raise EOFError("stopped")
         try:
             chunk = sock.recv(n - len(buf))
         except TimeoutError:
+            if idle_s is not None and time.monotonic() - quiet_since > idle_s:
+                raise EOFError(f"nothing arrived for {idle_s:g} s") from None
             continue
+        quiet_since = time.monotonic()
         if not chunk:
             raise EOFError("video stream closed")
         buf += chunk
@@ -220,11 +230,13 @@ class FramedStreamSource(SocketSource):
         relay: bool = False,
         first_frame_timeout: float = FIRST_FRAME_TIMEOUT_S,
         request_key_frame: bool = False,
+        stall_timeout: float = STALL_TIMEOUT_S,
     ):
         super().__init__()
         self._connect = connect
         self.relay = relay
         self.first_frame_timeout = first_frame_timeout
+        self.stall_timeout = stall_timeout
         self.request_key_frame = request_key_frame
         self.header: StreamHeader | None = None
         self.heartbeats = 0
@@ -268,7 +280,7 @@ class FramedStreamSource(SocketSource):
                         deliver(pending[0], pending[1], None, False)
                     continue
                 head = parse(raw)
-                data = read_exact(sock, head.size, stop) if head.size else b""
+                data = read_exact(sock, head.size, stop, self.stall_timeout) if head.size else b""
                 self._note(head)
                 if not head.media:  # heartbeats and dropped-frame counts: never decoded
                     continue
@@ -286,14 +298,13 @@ class FramedStreamSource(SocketSource):
         finally:
             self._set(None)
 
-    @staticmethod
     def _next_header(
-        sock: socket.socket, stop: threading.Event, splitter: AccessUnitSplitter | None
+        self, sock: socket.socket, stop: threading.Event, splitter: AccessUnitSplitter | None
     ) -> bytes | None:
         """The next 12-byte packet header, or None when a relay stream went quiet with a unit
         pending."""
         if splitter is None or not splitter.pending:
-            return read_exact(sock, 12, stop)
+            return read_exact(sock, 12, stop, self.stall_timeout)
         sock.settimeout(QUIET_GAP_S)
         try:
             first = sock.recv(12)
@@ -303,7 +314,9 @@ class FramedStreamSource(SocketSource):
             sock.settimeout(0.25)
         if not first:
             raise EOFError("video stream closed")
-        return first + read_exact(sock, 12 - len(first), stop) if len(first) < 12 else first
+        if len(first) < 12:
+            return first + read_exact(sock, 12 - len(first), stop, self.stall_timeout)
+        return first
 
     def _note(self, head: PacketHeader) -> None:
         if head.heartbeat:

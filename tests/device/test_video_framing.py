@@ -22,6 +22,7 @@ from studio.device.framing import (
     parse_packet_header,
     parse_relay_packet_header,
 )
+from studio.device.mirror import MirrorState
 from studio.device.sources import FramedStreamSource, tcp_connector
 from tests.device import media
 from tests.device import video_writers as vw
@@ -241,3 +242,15 @@ def test_each_unit_is_timed_by_its_last_byte() -> None:
     assert cut == (units[0], 2.0)  # arrived with the second piece, not when the next unit did
     flushed = splitter.flush()
     assert flushed == (units[1], 3.0)
+
+
+def test_a_stalled_stream_gives_way_to_the_next_source(serve: Callable[..., StreamServer]) -> None:
+    """Nothing at all for the stall timeout (the jar and the relay both send something every
+    second): the mirror says so and moves on instead of showing a frozen picture as live."""
+    units = media.encode_h264([media.solid(64, 64, media.RED)] * 2)
+    server = serve([vw.jar_stream(units, 64, 64)])
+    source = FramedStreamSource(tcp_connector("127.0.0.1", server.port), stall_timeout=0.5)
+    frames, statuses = media.collect_frames([source], lambda fs: False)  # until it fails
+    assert len(frames) == 2
+    (failed,) = [s for s in statuses if s.state is MirrorState.FAILED]
+    assert "the stream ended: nothing arrived for 0.5 s" in failed.message
