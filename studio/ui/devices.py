@@ -17,7 +17,14 @@ from PySide6.QtCore import QObject, Signal
 
 from studio.concurrency import TaskOwner, off_loop
 from studio.device.adb import Adb, DeviceInfo, DeviceState
-from studio.device.releases import Asset, DownloadCancelled, Releases, human_size
+from studio.device.releases import (
+    DEFAULT_BASE_URL,
+    Asset,
+    DownloadCancelled,
+    DownloadError,
+    Releases,
+    human_size,
+)
 from studio.ui.device_guidance import (
     RELEASES_URL,
     DevicePage,
@@ -75,6 +82,16 @@ log = logging.getLogger(__name__)
 FOLLOWS_DEVICE_THEME = (
     "{serial} follows its own light/dark theme: its CtrlProxy has no prototype_appearance_v1"
 )
+
+
+def _default_releases() -> Releases:
+    """AutoMobile's GitHub releases, or the mirror PROTO_STUDIO_AUTOMOBILE_ASSET_BASE_URL names
+    (a mirror that is not https is refused with a warning, and GitHub used)."""
+    try:
+        return Releases()
+    except DownloadError as exc:
+        log.warning("%s; downloading from %s instead", exc, DEFAULT_BASE_URL)
+        return Releases(base_url=DEFAULT_BASE_URL)
 
 
 class DownloadFlow(QObject):
@@ -190,7 +207,7 @@ class DeviceManager(QObject):
         self._entry_id = entry_id or (
             lambda: getattr(getattr(controller, "document", None), "entry_id", None)
         )
-        self.releases = releases or Releases()
+        self.releases = releases or _default_releases()
         self._told_theme: set[str] = set()  # serials told they follow their own theme
         self._theme_note = ""  # that, for the next "Showing ..." message
         self.picker = DeviceTarget(pane)
