@@ -124,4 +124,4 @@ class PreviewWidget(QWidget):
         """[{address, type, text, bounds: {x, y, width, height}}] of the nodes on screen (dp), from
         a freshly rendered frame (controls place their parts when the frame is polished)."""
         self._quick.grabFramebuffer()
-        return visible_nodes(self.screen_item(), self._controller.icon_family())
+        return visible_nodes(self.screen_item(), self._controller.icon_families())

@@ -369,7 +369,9 @@ class Runtime:
     def _dismiss(self, reason: str) -> RuntimeEvent:
         self._active = False
         self._pending.clear()
-        return self._log_event("dismissed", None, {"reason": reason})  # RT `finishDismissal`: no name
+        return self._log_event(
+            "dismissed", None, {"reason": reason}
+        )  # RT `finishDismissal`: no name
 
     def run_actions(
         self, actions: Sequence[Mapping[str, Any]], scope: Scope | None = None

@@ -1,4 +1,5 @@
-// segmentedButton: 2..5 outlined segments, one selected (string state key).
+// segmentedButton: 2..5 outlined segments, one selected (string state key); a tap binds the key,
+// then runs onTap (MC `RenderPrototypeSegmentedButton`, RT `Choose`).
 import QtQuick
 import ".."
 
@@ -64,10 +65,7 @@ Item {
                 }
                 MouseArea {
                     anchors.fill: parent
-                    onClicked: {
-                        preview.setValue(d.n, d.p.stateKey, cell.modelData.value);
-                        preview.tap(d.n, "");
-                    }
+                    onClicked: preview.choose(d.n, d.p.stateKey || "", String(cell.modelData.value))  // RT `Choose`
                 }
             }
         }
