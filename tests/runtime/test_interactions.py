@@ -69,7 +69,10 @@ def test_slide_snaps_and_an_unchanged_value_runs_nothing(make_runtime: Make) -> 
     assert rt.events == ()
     rt.slide("volume", 7.3, MARK)
     assert rt.state["volume"] == 7.5
-    assert kinds(rt) == [("emit", "change", {"key": "volume", "value": 7.5}), ("emit", "tapped", None)]
+    assert kinds(rt) == [
+        ("emit", "change", {"key": "volume", "value": 7.5}),
+        ("emit", "tapped", None),
+    ]
     rt.slide("volume", 99, MARK)  # clamped to max
     assert rt.state["volume"] == 10
 
