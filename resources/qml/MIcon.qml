@@ -17,10 +17,10 @@ Item {
     implicitHeight: size
     Text {
         // TwoTone's translucent fill layer (Material Icons TwoTone: the shape's fill at 30 %)
-        visible: icon.variant === "twoTone" && text !== ""
+        visible: text !== ""
         anchors.centerIn: parent
         width: icon.size; height: icon.size
-        text: visible || icon.variant === "twoTone" ? preview.twoToneFill(icon.name) : ""
+        text: icon.variant === "twoTone" ? preview.twoToneFill(icon.name) : ""
         font.family: preview.iconFont
         font.pixelSize: icon.size
         color: icon.color

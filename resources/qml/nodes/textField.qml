@@ -54,9 +54,8 @@ Item {
         }
         onTextEdited: if (!preview.setValue(d.n, d.p.stateKey, text)) text = f.bound  // refused: revert
         TapHandler {
-            // the field's own press: focus is the TextInput's, the onTap is the node's
-            gesturePolicy: TapHandler.ReleaseWithinBounds
-            grabPermissions: PointerHandler.ApprovesTakeOverByAnything
+            // a passive watcher of the field's own press (focus and the caret stay the
+            // TextInput's): on release it runs the node's onTap
             onTapped: preview.tap(d.n, "")
         }
     }
