@@ -419,3 +419,20 @@ def test_RenderPrototypeSheet_square_surface_opaque_handle_and_scrim_0_4(scene: 
 def test_prototypeSheetHeights_full_is_the_window_height(scene: Any) -> None:
     image = show(scene, _sheet(detents=["full"]))
     assert near(image[1, 100], colour(scene, "surface"), 2)
+
+
+# --- segmentedButton (MC `RenderPrototypeSegmentedButton`) ---------------------------------------
+
+
+def test_SingleChoiceSegmentedButtonRow_equal_40dp_segments_in_a_48dp_target(scene: Any) -> None:
+    options = [{"value": "a", "label": "Day"}, {"value": "b", "label": "Fortnight"}]
+    image = show(scene, screen(column({"type": "segmentedButton", "stateKey": "s", "options": options}),
+                               {"s": "a"}))  # fmt: skip
+    b = bounds(scene, "segmentedButton")
+    assert b["height"] == 48
+    half = int(b["width"] / 2)
+    selected = colour(scene, "secondaryContainer")
+    assert near(image[24, 8], selected, 4) and near(image[24, half - 4], selected, 4)
+    assert not near(image[24, half + 8], selected, 6)
+    outline = colour(scene, "outline")
+    assert near(image[4, half // 2], outline, 30) and near(image[43, half // 2], outline, 30)

@@ -73,6 +73,25 @@ Item {
             width: 4; height: 4; radius: 2
             color: preview.colors.primary
         }
+        Repeater {
+            id: ticks
+            // tick marks of a stepped slider (SliderDefaults: 4 dp, onPrimary on the active
+            // track, onSecondaryContainer on the inactive one), none inside the handle's gap
+            model: {
+                var step = Number(d.p.step) || 0;
+                var n = step > 0 && root.hi > root.lo ? Math.round((root.hi - root.lo) / step) : 0;
+                return n > 0 && n <= Math.floor((track.width - 16) / 6) ? n + 1 : 0;
+            }
+            Rectangle {
+                required property int index
+                readonly property real at: 8 + index / Math.max(1, ticks.count - 1) * (track.width - 16)
+                visible: Math.abs(at - track.handleX) > 8
+                x: Math.max(4, Math.min(track.width - 8, at - 2))
+                anchors.verticalCenter: parent.verticalCenter
+                width: 4; height: 4; radius: 2
+                color: at < track.handleX ? preview.colors.onPrimary : preview.colors.onSecondaryContainer
+            }
+        }
         Rectangle {
             id: handle
             x: track.handleX - width / 2
