@@ -62,12 +62,12 @@ AbstractButton {
             x: b.padStart + Math.max(0, (b.width - b.padStart - b.padEnd - implicitWidth) / 2)
             anchors.verticalCenter: parent.verticalCenter
             spacing: 8
-            MIcon {
-                visible: b.iconName !== "" && known
-                name: b.iconName
-                size: 18
-                color: b.textColor
+            Loader {
+                // only a button with an icon makes one
+                active: b.iconName !== ""
+                visible: active && item !== null && item.known
                 anchors.verticalCenter: parent.verticalCenter
+                sourceComponent: MIcon { name: b.iconName; size: 18; color: b.textColor }
             }
             Text {
                 text: b.text

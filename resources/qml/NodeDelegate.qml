@@ -67,13 +67,15 @@ Item {
     readonly property real grow: transitionKind === "expand" || transitionKind === "default" ? reveal : 1
     readonly property real lift: transitionKind === "slide" ? -(1 - reveal) * height / 2 : 0
     visible: (shown || reveal > 0) && !floating
-    clip: grow < 1
+    clip: growing
     opacity: (st.alpha === undefined ? 1 : st.alpha) * (fades ? reveal : 1)
+    readonly property bool growing: grow < 1
     readonly property real naturalWidth: clampW(st.w >= 0 ? st.w : (content ? content.implicitWidth : 0) + padH)
-    implicitWidth: naturalWidth * grow
-    implicitHeight: clampH(st.h >= 0 ? st.h
+    readonly property real naturalHeight: clampH(st.h >= 0 ? st.h
         : st.aspect > 0 ? (fillW ? width : naturalWidth) / st.aspect
-        : (content ? content.implicitHeight : 0) + padV) * grow
+        : (content ? content.implicitHeight : 0) + padV)
+    implicitWidth: naturalWidth * grow
+    implicitHeight: naturalHeight * grow
     scale: pressed && st.pressScale < 1 ? st.pressScale : 1
     transform: (st.ox || st.oy || lift !== 0) ? [shift] : []
     Translate { id: shift; x: d.st.ox || 0; y: (d.st.oy || 0) + d.lift }
@@ -125,10 +127,13 @@ Item {
     }
     Loader {
         id: loader
-        x: d.st.ps || 0
-        y: d.st.pt || 0
-        width: Math.max(0, d.width - d.padH)
-        height: Math.max(0, d.height - d.padV)
+        // While it expands or shrinks the content keeps its full size, anchored at the box's
+        // bottom-end and clipped by it (expandIn/shrinkOut's default BottomEnd), so it never
+        // reflows mid-animation.
+        x: (d.st.ps || 0) + (d.growing ? Math.min(0, d.width - d.naturalWidth) : 0)
+        y: (d.st.pt || 0) + (d.growing ? Math.min(0, d.height - d.naturalHeight) : 0)
+        width: Math.max(0, (d.growing ? Math.max(d.width, d.naturalWidth) : d.width) - d.padH)
+        height: Math.max(0, (d.growing ? Math.max(d.height, d.naturalHeight) : d.height) - d.padV)
         source: d.n ? Qt.resolvedUrl("nodes/" + d.n.type + ".qml") : ""
         onLoaded: {
             d.shownNode = d.n;

@@ -317,12 +317,18 @@ class PreviewController(QObject):
         was_dark = self._scheme.dark
         self._appearance = appearance
         self._refresh_theme()
+        self.sync_appearance(was_dark)
+
+    def sync_appearance(self, was_dark: bool) -> None:
+        """After a re-theme outside a new show (the device setting, or an interaction that changed
+        the background the mode is inferred from): one `appearance_changed` when the resolved
+        mode is no longer `was_dark`'s, none otherwise (PC `syncAppearance`: "A changed mode
+        sends exactly one appearance_changed event; an unchanged one sends nothing")."""
         rt = self._runtime
-        if rt is not None and self._scheme.dark != was_dark:
-            rt.appearance_changed(
-                "dark" if self._scheme.dark else "light", appearance_source(rt.spec)
-            )
-            self._flush_events()
+        if rt is None or self._scheme.dark == was_dark:
+            return
+        rt.appearance_changed("dark" if self._scheme.dark else "light", appearance_source(rt.spec))
+        self._flush_events()
 
     def _refresh_theme(self) -> None:
         spec = self._runtime.spec if self._runtime else {}
@@ -515,7 +521,7 @@ class PreviewController(QObject):
     @Slot(QObject, str, "QVariant", result=int)
     def setValue(self, n: NodeObject, key: str, value: Any) -> int:  # noqa: N802 (QML name)
         """A control's write. Returns 0 when the runtime refused it (a StateWriteError never
-        escapes the slot: the runtime logged `validation_failed` and re-announced the key, so
+        escapes the slot: the runtime noted a Refusal and re-announced the key, so
         the control re-reads its value; controls that keep their own state reset it on 0)."""
         if self._edit_mode or not key:
             return 1

@@ -262,3 +262,20 @@ def test_prototypeEnterTransition_slide_is_vertical(preview: Any, qtbot: Any) ->
     lift = float(delegate.property("lift"))
     assert lift < 0  # slideInVertically: from above (minus half its height), never sideways
     qtbot.waitUntil(lambda: float(delegate.property("lift")) == 0)
+
+
+def test_prototypeResolveAppearance_sources_in_the_phones_wire_names(quick: Any) -> None:
+    """PrototypeAppearance.kt `prototypeResolveAppearance`: explicit mode, `system` straight to the
+    device, a flat background/surface role, an authored background, else the device."""
+    from studio.preview.controller import appearance_source
+
+    root = {"type": "column", "children": []}
+    painted = {"type": "column", "style": {"background": "#101010"}, "children": []}
+    assert appearance_source({"theme": {"mode": "dark"}, "root": root}) == "explicit"
+    assert appearance_source({"theme": {"mode": "system"}, "root": painted}) == "system"
+    assert (
+        appearance_source({"theme": {"colors": {"surface": "#FFFFFF"}}, "root": root})
+        == "roleLuminance"
+    )
+    assert appearance_source({"root": painted}) == "authoredBackground"
+    assert appearance_source({"root": root}) == "system"
