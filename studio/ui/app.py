@@ -64,6 +64,11 @@ def run_studio(argv: Sequence[str]) -> int:
     app.setApplicationName("Proto Studio")
     app.setOrganizationName("proto-studio")
     app.setQuitOnLastWindowClosed(False)
+    from studio.ui.single_instance import Launch
+
+    launch = Launch(args.file, one_shot=bool(args.smoke_test or args.screenshot))
+    if launch.exit_code is not None:  # FILE went to the studio already open on this library
+        return launch.exit_code
     follow_system(app)
     from studio.ui.gc import GuiThreadCollector
 
@@ -90,14 +95,17 @@ def run_studio(argv: Sequence[str]) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
-        return int(loop.run_until_complete(_main(args, window, settings)))
+        return int(loop.run_until_complete(_main(args, window, settings, launch)))
     finally:
+        launch.close()
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
         asyncio.set_event_loop(None)
 
 
-async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettings) -> int:
+async def _main(
+    args: argparse.Namespace, window: MainWindow, settings: UiSettings, launch: Any
+) -> int:
     from studio.library.store import Library
     from studio.ui.controller import StudioController
 
@@ -115,6 +123,7 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
     window.closing.connect(closed.set)
     first_frame = _first_frame(window, controller)
     controller.start(args.file)
+    launch.serve(window, controller.import_files)  # what later launches hand over
     # The agent sheet and device mode come right after the first preview frame (their imports
     # would otherwise delay it by ~0.3 s), or after a few seconds when nothing opens.
     with contextlib.suppress(TimeoutError):
