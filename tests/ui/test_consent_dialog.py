@@ -188,3 +188,26 @@ def test_the_question_is_modal_on_top_pauses_the_prototype_and_copies_what_it_sh
         services[0].close()
         studio.close()
         QGuiApplication.clipboard().clear()  # the offscreen clipboard crashes at exit otherwise
+
+
+def test_always_deny_is_listed_and_revocable_in_the_permissions_window(
+    qloop: asyncio.AbstractEventLoop, qtbot: Any, tmp_path: Path
+) -> None:
+    from studio.platform.consent import ConsentBroker, GrantStore
+    from studio.ui.permissions import PermissionsDialog
+
+    store = GrantStore(tmp_path / "grants.json")
+    qloop.run_until_complete(store.grant("p", "clipboard.copy"))
+    qloop.run_until_complete(store.deny("p", "share.text"))
+    dialog = PermissionsDialog(ConsentBroker(store), lambda _id: "Split")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qloop.run_until_complete(dialog.idle())
+    assert [(r[0], r[1], r[3]) for r in dialog.rows()] == [
+        ("Split", "clipboard.copy", "Always allow"),
+        ("Split", "share.text", "Always deny"),
+    ]
+    dialog.revoke_button(1).click()
+    qloop.run_until_complete(dialog.idle())
+    assert [r[1] for r in dialog.rows()] == ["clipboard.copy"]
+    assert qloop.run_until_complete(store.lookup("p", "share.text")) is None  # asks again
