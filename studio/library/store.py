@@ -91,8 +91,10 @@ JSON = dict[str, Any]
 
 
 def _auto_name(candidate: object, fallback: str) -> str:
-    """A name made from a file name or a spec id: one line, cut to the length limit."""
-    cleaned = " ".join(str(candidate or "").split())[:MAX_NAME_CHARS].strip()
+    """A name made from a file name or a spec id: one line, cut to the length limit; what is
+    not text (a file name's undecodable bytes, a lone surrogate) becomes U+FFFD."""
+    text = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in str(candidate or ""))
+    cleaned = " ".join(text.split())[:MAX_NAME_CHARS].strip()
     return cleaned or fallback
 
 
@@ -272,7 +274,9 @@ class Library:
         name = _clean_name(name)
         if source not in SOURCES:
             raise LibraryError(f"unknown source {source!r}")
-        check_storable(extra or {}, f"{name}: {INDEX}")
+        # Extra fields are kept exactly (a path's undecodable bytes as \udcXX escapes); only
+        # what JSON cannot hold at all (NaN, nesting too deep) is refused.
+        json_bytes(extra or {}, where=f"{name}: {INDEX}", escape_surrogates=True)
         spec = copy.deepcopy(check_spec(spec, name))
         try:
             checked = asset_rules.check_assets(assets or {})

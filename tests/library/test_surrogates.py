@@ -4,6 +4,7 @@ the place, and leaves the library exactly as it was (no staging folder, no index
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -159,7 +160,6 @@ def test_every_write_path_refuses_a_lone_surrogate_in_one_line(library: Library)
     attempts: dict[str, Callable[[], object]] = {
         "create (name)": lambda: library.create(f"A{LONE}", spec(), "paste"),
         "create (spec)": lambda: library.create("A", bad, "paste"),
-        "create (extra)": lambda: library.create("A", spec(), "paste", extra={"note": LONE}),
         "save_spec": lambda: library.save_spec(entry.id, bad),
         "rename": lambda: library.rename(entry.id, f"B{LONE}"),
         "duplicate (name)": lambda: library.duplicate(entry.id, f"C{LONE}"),
@@ -193,6 +193,27 @@ def test_an_index_unknown_field_holding_a_surrogate_cannot_wedge_the_library(
     again = Library(library.folder.parent)
     assert again.get(entry.id).name == "Renamed"
     assert again.get(entry.id).get("note") == LONE
+
+
+def test_a_file_name_that_is_not_utf8_still_imports(library: Library, tmp_path: Path) -> None:
+    # On Linux, a name's undecodable bytes come back as lone surrogates (surrogateescape).
+    odd = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xe9.json"))
+    odd.write_text(json.dumps(spec(id="cafe")))
+    entry = library.import_spec_file(odd)
+    assert entry.name == "caf\ufffd"
+    assert entry.get("importedFrom") == str(odd.resolve())  # kept exactly, escaped in the file
+    reopened = Library(library.folder.parent)
+    assert reopened.problems == []
+    assert reopened.get(entry.id).get("importedFrom") == str(odd.resolve())
+    assert library.import_spec_file(odd).id == entry.id  # the same file opens its entry again
+
+
+def test_extra_fields_json_cannot_hold_are_refused(library: Library) -> None:
+    before = tree(library.folder)
+    with pytest.raises(LibraryError) as info:
+        library.create("A", spec(), "paste", extra={"note": float("nan")})
+    _check_one_line(info.value, "A: library.json", "note", "nan")
+    _unchanged(library, before)
 
 
 def _log_with(revision: Revision) -> RevisionLog:
