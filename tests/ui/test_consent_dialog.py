@@ -211,3 +211,42 @@ def test_always_deny_is_listed_and_revocable_in_the_permissions_window(
     qloop.run_until_complete(dialog.idle())
     assert [r[1] for r in dialog.rows()] == ["clipboard.copy"]
     assert qloop.run_until_complete(store.lookup("p", "share.text")) is None  # asks again
+
+
+def test_cancelling_the_share_picker_reports_cancelled(
+    qloop: asyncio.AbstractEventLoop, qtbot: Any, qapp: Any, tmp_path: Path
+) -> None:
+    from PySide6.QtWidgets import QMainWindow
+
+    from studio.platform.consent import ConsentBroker, GrantStore
+    from studio.platform.host import PlatformHost
+    from studio.platform.modules.share import FileShareTarget
+    from studio.platform.registry import default_registry
+    from studio.runtime import PlatformRequest
+    from studio.ui.consent import QtConsentUI, QtSharePicker
+
+    qapp.setQuitOnLastWindowClosed(False)
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    picker = QtSharePicker(window, directory=tmp_path)
+    broker = ConsentBroker(GrantStore(tmp_path / "grants.json"), timeout=20)
+    consent_ui = QtConsentUI(window=window)
+    consent_ui.attach(broker)
+    pickers: list[Any] = []
+    consent_ui.dialog_opened.connect(lambda d: QTimer.singleShot(0, d.allow_once.click))
+
+    def cancel(dialog: Any) -> None:
+        pickers.append(dialog.windowModality())
+        QTimer.singleShot(0, dialog.reject)  # the user closes the file picker
+
+    picker.dialog_opened.connect(cancel)
+    registry = default_registry(share_target=FileShareTarget(picker.pick))
+    host = PlatformHost(registry, broker, prototype_id="p")
+    try:
+        request = PlatformRequest("share.text", {"text": "34.5 each"}, None, "s", "r1")
+        assert qloop.run_until_complete(host.handle(request)) == ("cancelled", None)
+        assert pickers == [Qt.WindowModality.WindowModal]  # modal to the studio window
+        assert list(tmp_path.glob("*.txt")) == []
+    finally:
+        consent_ui.close()
