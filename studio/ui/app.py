@@ -123,12 +123,12 @@ async def _main(
     window.closing.connect(closed.set)
     first_frame = _first_frame(window, controller)
     controller.start(args.file)
-    launch.serve(window, controller.import_files)  # what later launches hand over
     # The agent sheet and device mode come right after the first preview frame (their imports
     # would otherwise delay it by ~0.3 s), or after a few seconds when nothing opens.
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.shield(first_frame), FIRST_PAINT_WAIT * 2)
     window.attach_extras(adb)
+    launch.serve(window, controller.import_files)  # what later launches hand over
     # The validator's generated checks are compiled off the GUI thread, before the first edit.
     from studio.spec.validator import warm_up
 

@@ -4,7 +4,8 @@ The Qt convention (QLockFile plus a QLocalServer message, as Qt Creator and qute
 first studio on a library takes `<library>/studio.lock` for its lifetime and listens on a local
 socket named after the library (readable by this user only). A second launch finds the lock
 held, connects, sends `{"open": "/abs/FILE"}` (or `{"open": null}` to just raise the window),
-waits for the answer and exits 0; the running studio opens or imports the file and raises its
+waits for the answer (retrying while the studio starts: it listens once its window painted,
+since QtNetwork costs ~40 ms to load) and exits 0; the running studio opens or imports the file and raises its
 window. A studio that crashed leaves a lock naming a dead process: QLockFile sees that it is
 stale, the new studio takes it over and replaces the stale socket.
 
@@ -24,10 +25,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QDeadlineTimer, QLockFile, QObject, Signal
-from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QWidget
+
+if TYPE_CHECKING:  # QtNetwork costs ~40 ms to import: loaded after the first paint
+    from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +55,9 @@ def server_name(library_folder: Path) -> str:
 
 
 class StudioInstance(QObject):
-    """The running studio's end: receives the files later launches hand over. Until `serve()`
-    connects a handler, requests are kept (a second launch during start-up is not lost)."""
+    """The running studio's end (it holds the library's lock): `serve(handler)` listens for
+    later launches and calls `handler(path)` for each. Until then a later launch keeps trying
+    to connect, so none is lost while the studio starts."""
 
     #: A later launch asked to open this file ("" when it had none: just raise the window).
     fileRequested = Signal(str)
@@ -61,32 +66,34 @@ class StudioInstance(QObject):
         super().__init__(parent)
         self._lock = lock
         self.name = name
-        self._pending: list[str] = []
         self._handler: Callable[[str], None] | None = None
-        self.server = QLocalServer(self)
-        self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
-        self.server.newConnection.connect(self._accept)
-
-    def listen(self) -> None:
-        # The lock is ours, so a socket under this name is a dead studio's: replace it.
-        QLocalServer.removeServer(self.name)
-        if not self.server.listen(self.name):
-            raise InstanceError(
-                f"cannot listen for other launches on {self.name}: {self.server.errorString()}"
-            )
+        self.server: QLocalServer | None = None
 
     def serve(self, handler: Callable[[str], None]) -> None:
-        """Call `handler(path)` for each request ("" = raise the window), the early ones first."""
+        """Listen (replacing a dead studio's socket) and hand each request to `handler`."""
+        from PySide6.QtNetwork import QLocalServer
+
         self._handler = handler
-        pending, self._pending = self._pending, []
-        for path in pending:
-            handler(path)
+        if self.server is not None:
+            return
+        server = QLocalServer(self)
+        server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
+        server.newConnection.connect(self._accept)
+        # The lock is ours, so a socket under this name is a dead studio's: replace it.
+        QLocalServer.removeServer(self.name)
+        if not server.listen(self.name):
+            raise InstanceError(
+                f"cannot listen for other launches on {self.name}: {server.errorString()}"
+            )
+        self.server = server
 
     def close(self) -> None:
-        self.server.close()
+        if self.server is not None:
+            self.server.close()
         self._lock.unlock()
 
     def _accept(self) -> None:
+        assert self.server is not None
         while self.server.hasPendingConnections():
             socket = self.server.nextPendingConnection()
             socket.readyRead.connect(lambda s=socket: self._read(s))
@@ -111,9 +118,7 @@ class StudioInstance(QObject):
         socket.write(QByteArray(json.dumps({"ok": True, "pid": os.getpid()}).encode() + b"\n"))
         socket.flush()
         socket.disconnectFromServer()
-        if self._handler is None:
-            self._pending.append(path or "")
-        else:
+        if self._handler is not None:
             self._handler(path or "")
         self.fileRequested.emit(path or "")
 
@@ -121,6 +126,8 @@ class StudioInstance(QObject):
 def _hand_over(name: str, file: str | None) -> int:
     """Send `file` to the studio listening on `name`; its pid. InstanceError when none answers
     within the waits."""
+    from PySide6.QtNetwork import QLocalSocket
+
     message = json.dumps({"open": os.path.abspath(file) if file else None}).encode() + b"\n"
     deadline = QDeadlineTimer(int(CONNECT_WAIT * 1000))
     last = ""
@@ -157,9 +164,7 @@ def claim(library_folder: Path, file: str | None) -> StudioInstance | None:
     lock.setStaleLockTime(0)  # held for the studio's whole life: stale only if its process died
     for _attempt in range(3):
         if lock.tryLock(0):
-            instance = StudioInstance(lock, name)
-            instance.listen()
-            return instance
+            return StudioInstance(lock, name)
         if lock.error() != QLockFile.LockError.LockFailedError:
             raise InstanceError(f"{folder / LOCK_NAME}: cannot take the lock ({lock.error().name})")
         try:
@@ -198,7 +203,8 @@ class Launch:
             self.exit_code = 0
 
     def serve(self, window: QWidget, open_files: Callable[[list[str]], None]) -> None:
-        """Open what later launches hand over (`open_files`) and bring `window` to the front."""
+        """Open what later launches hand over (`open_files`) and bring `window` to the front
+        (call it once the window has painted: listening loads QtNetwork)."""
 
         def handle(path: str) -> None:
             if path:
@@ -209,7 +215,10 @@ class Launch:
             window.activateWindow()
 
         if self.instance is not None:
-            self.instance.serve(handle)
+            try:
+                self.instance.serve(handle)
+            except InstanceError as exc:  # the studio works; later launches cannot reach it
+                log.warning("%s", exc)
 
     def close(self) -> None:
         if self.instance is not None:

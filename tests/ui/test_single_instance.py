@@ -167,7 +167,9 @@ def test_a_stale_lock_and_socket_are_taken_over(qapp: Any, tmp_path: Path) -> No
 
     instance = claim(folder, None)
     try:
-        assert instance is not None and instance.server.isListening()
+        assert instance is not None
+        instance.serve(lambda _path: None)
+        assert instance.server is not None and instance.server.isListening()
         lock = QLockFile(str(folder / LOCK_NAME))
         assert not lock.tryLock(0)  # held by this process now
         info = lock.getLockInfo()
