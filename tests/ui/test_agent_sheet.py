@@ -144,7 +144,7 @@ def test_ask_user_choices_are_buttons_and_the_answer_resumes_the_run(
         ]
     )
     sheet = make_sheet(qtbot, doc, model)
-    send(sheet, "Colour the button")
+    send(sheet, "Which accent would suit the button?")
     run_until(qloop, lambda: sheet.ask_card.isVisibleTo(sheet))
     assert sheet.ask_label.text() == "Which colour?"
     assert [b.text() for b in sheet.choice_buttons] == ["Blue", "Green"]
