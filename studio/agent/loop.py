@@ -518,7 +518,11 @@ class AgentLoop:
             text, calls, usage, finish = await self._call_model(request)
             if not calls and text:
                 text, calls = self._text_calls(text)
-            calls = _unique_ids(calls)
+            # The key a server echoed goes no further: not into the transcript the model is
+            # sent again, the draft, events or files (F5).
+            mask = self.tracer.masker.text
+            text = mask(text)
+            calls = _unique_ids([ToolCall(c.id, c.name, mask(c.arguments)) for c in calls])
             self.usage = Usage(
                 self.usage.input_tokens + usage.input_tokens,
                 self.usage.output_tokens + usage.output_tokens,
