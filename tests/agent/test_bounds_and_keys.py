@@ -264,13 +264,35 @@ def test_masking_takes_exact_keys_of_any_length_and_only_real_key_shapes() -> No
 # -- point 13: bounded bytes and time -----------------------------------------------------------
 
 
-def test_a_huge_error_body_stays_small_everywhere(server: ModelServer, tmp_path: Path) -> None:
+def test_a_huge_error_body_stays_small_everywhere(
+    server: ModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     body = b'{"error": {"message": "' + b"E" * 6_000_000 + b'"}}'
     server.queue(*[Reply([body], 500, content_type="application/json")] * 4)
     code, events, _ = cli(server, tmp_path, "--max-turns", "2")
     assert code == 1 and events[-1]["type"] == "failed"
+    err = capsys.readouterr().err
+    assert len(err) < 5_000 and "model_error" not in err  # no trace steps on stderr without -v
     assert (tmp_path / "events.jsonl").stat().st_size < 20_000
     assert (tmp_path / "snap.json").stat().st_size < 100_000
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'event: \xff\xfe\ndata: {"choices": []}\n\ndata: [DONE]\n\n',
+        b'data: {"choices": [], "usage": {"prompt_tokens": 1e400, "completion_tokens": 1}}\n\n',
+        b'data: {"choices": [{"index": 0, "delta": {"content": {"not": "text"}}}]}\n\n',
+    ],
+)
+def test_hostile_chat_chunks_are_model_errors_or_harmless(server: ModelServer, raw: bytes) -> None:
+    """F11: a non-UTF-8 event name is read as text; an overflowing usage count or an object
+    as content is a malformed chunk, not a Python exception out of the client."""
+    server.queue(Reply([raw]))
+    try:
+        stream(server)
+    except ModelError as exc:
+        assert exc.kind == "retryable" and ("malformed" in str(exc) or "ended before" in str(exc))
 
 
 def test_a_line_without_end_fails_quickly(server: ModelServer) -> None:
