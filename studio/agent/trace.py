@@ -90,11 +90,14 @@ class StreamRedactor:
         text = self._held + text
         hold = 0
         for secret in secrets_:
-            # The longest tail of `text` that is a proper prefix of the secret.
-            for n in range(min(len(secret) - 1, len(text)), hold, -1):
-                if secret.startswith(text[-n:]):
-                    hold = n
+            # The longest tail of `text` that is a proper prefix of the secret (only tails that
+            # start with the secret's first character are tried).
+            at = text.find(secret[0], max(0, len(text) - len(secret) + 1))
+            while at != -1 and len(text) - at > hold:
+                if secret.startswith(text[at:]):
+                    hold = len(text) - at
                     break
+                at = text.find(secret[0], at + 1)
         # A short secret is masked only standing alone: hold the trailing word whole.
         short = max((len(s) for s in secrets_ if len(s) < SHORT_SECRET), default=0)
         if short:

@@ -12,6 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from studio.agent.clients import make_client
 from studio.agent.errors import ModelError, classify_http
@@ -395,3 +397,19 @@ def test_no_changes_made_has_its_own_exit_code(server: ModelServer, tmp_path: Pa
     code, events, out = cli(server, tmp_path)
     assert code == 3 and events[-1]["type"] == "no_changes"
     assert json.loads(out.read_text()) == json.loads((FIXTURES / "blank-screen.json").read_text())
+
+
+@given(
+    before=st.text(alphabet="abc Zq9 -", max_size=30),
+    after=st.text(alphabet="abc Zq9 -", max_size=30),
+    cuts=st.lists(st.integers(min_value=0, max_value=80), max_size=12),
+)
+def test_a_key_split_anywhere_never_comes_out_whole_or_in_part(
+    before: str, after: str, cuts: list[int]
+) -> None:
+    text = before + KEY + after
+    points = sorted({min(c, len(text)) for c in cuts})
+    pieces = [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
+    redactor = StreamRedactor(Masker([KEY]))
+    out = "".join(redactor.feed(p) for p in pieces) + redactor.flush()
+    assert out == Masker([KEY]).text(text) and KEY not in out
