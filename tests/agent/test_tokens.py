@@ -178,3 +178,19 @@ def test_max_tokens_is_sent_and_capped_by_settings() -> None:
     model = ScriptedModel([reply("ok")])
     asyncio.run(AgentLoop(model, ToolRegistry(), limits=Limits(max_output_tokens=500)).run("hi"))
     assert model.requests[0].max_tokens == 500
+
+
+def test_a_replay_sizes_outputs_to_the_recorded_window() -> None:
+    from studio.agent.replay import replay
+
+    from tests.agent.util_spec import sign_in
+
+    model = ScriptedModel([calls(("outline", {"format": "json"})), reply("Read it.")])
+    session = AgentSession(model, sign_in(), guide="short", limits=Limits(context_window=3000))
+    assert asyncio.run(session.run("look at the outline")).status == "completed"
+    [output] = [r["output"] for r in session.loop.record if r.get("kind") == "tool"]
+    assert "to fit the model's 3000-token context window" in output  # cut by the window
+    snapshot = session.snapshot()
+    assert snapshot["limits"]["context_window"] == 3000
+    report = asyncio.run(replay(snapshot))
+    assert report.ok, report.problems()
