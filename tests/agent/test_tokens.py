@@ -182,7 +182,6 @@ def test_max_tokens_is_sent_and_capped_by_settings() -> None:
 
 def test_a_replay_sizes_outputs_to_the_recorded_window() -> None:
     from studio.agent.replay import replay
-
     from tests.agent.util_spec import sign_in
 
     model = ScriptedModel([calls(("outline", {"format": "json"})), reply("Read it.")])
