@@ -263,7 +263,7 @@ class AgentLoop:
         self._nudged = False
         self._force_tool = False
         self._spent = 0.0  # seconds of work on this instruction so far (pauses excluded)
-        self._counts: dict[int, tuple[Message, int, int]] = {}
+        self._counted: tuple[int, int, Message | None] = (0, 0, None)
         self._tool_cost: tuple[tuple[str, ...], int] | None = None
         self.turns = 0
         self.usage = Usage()
@@ -410,7 +410,7 @@ class AgentLoop:
             self.counter = await load_counter(
                 self.model.model, openai=getattr(profile, "name", None) == "openai"
             )
-        self._counts.clear()
+        self._counted = (0, 0, None)
         self._tool_cost = None
         self.tracer.step(
             "context",
@@ -420,22 +420,20 @@ class AgentLoop:
             counter=self.counter.name,
         )
 
-    def _message_cost(self, m: Message) -> int:
-        key = id(m)
-        content = m.get("content")
-        size = len(content) if isinstance(content, str) else -1
-        cached = self._counts.get(key)
-        if cached is not None and cached[0] is m and cached[1] == size:
-            return cached[2]
-        cost = message_tokens(m, self.counter)
-        self._counts[key] = (m, size, cost)
-        return cost
-
     def _request_cost(self, specs: list[Any]) -> int:
+        """The next request's input tokens. The transcript only grows (compaction recounts),
+        so the messages counted before are summed once, not on every turn."""
         names = tuple(t.name for t in specs)
         if self._tool_cost is None or self._tool_cost[0] != names:
             self._tool_cost = (names, tool_tokens(specs, self.counter))
-        return sum(self._message_cost(m) for m in self.messages) + self._tool_cost[1] + _PRIMING
+        done, total, last = self._counted
+        messages = self.messages
+        if done > len(messages) or (done and messages[done - 1] is not last):
+            done, total = 0, 0  # the transcript was replaced: count it again
+        for m in messages[done:]:
+            total += message_tokens(m, self.counter)
+        self._counted = (len(messages), total, messages[-1] if messages else None)
+        return total + self._tool_cost[1] + _PRIMING
 
     def _compact(self, need: int, limit: int) -> int:
         """Drop the oldest tool outputs (never the latest batch's) until the request fits."""
@@ -448,14 +446,15 @@ class AgentLoop:
                 break
             if m.get("role") != "tool" or m.get("compacted"):
                 continue
-            before = self._message_cost(m)
+            before = message_tokens(m, self.counter)
             m["content"] = _error(
                 "output dropped to fit the model's context window; call the tool again if you "
                 "still need it"
             )
             m["compacted"] = True
-            need += self._message_cost(m) - before
+            need += message_tokens(m, self.counter) - before
             dropped += 1
+        self._counted = (0, 0, None)  # contents changed: the next count starts over
         if dropped:
             self.tracer.step("compacted", logging.INFO, tool_outputs=dropped, tokens=need)
         return need
