@@ -21,8 +21,9 @@ from studio.preview.nodes import (
     same_shape,
 )
 from studio.preview.palette import Palette
+from studio.preview.device import DeviceProfile, profile_for
 from studio.preview.scheme import Scheme, build_scheme
-from studio.preview.styles import children_fill, resolve_style
+from studio.preview.styles import resolve_style
 from studio.runtime import Runtime, StateWriteError
 from studio.spec.address import addresses as spec_addresses
 
@@ -38,6 +39,8 @@ class PreviewController(QObject):
     selectionChanged = Signal()
     windowChanged = Signal()
     deviceChanged = Signal()
+    insetsChanged = Signal()
+    chromeChanged = Signal()
     nodeClicked = Signal(str)
     platformRequested = Signal(object)
     runtimeEvent = Signal(object)
@@ -53,14 +56,17 @@ class PreviewController(QObject):
         self._unsubscribe: Callable[[], None] | None = None
         self._root: NodeObject | None = None
         self._appearance = "system"
-        self._scheme: Scheme = build_scheme({}, "system")
+        self._scheme: Scheme = build_scheme({}, "light")
         self._palette = Palette(self)
         self._palette.set_colors(self._scheme.colors)
         self._theme_rev = 0
         self._edit_mode = False
         self._selected = ""
         self._highlighted: list[str] = []
-        self._device = (412.0, 915.0)
+        self._device: DeviceProfile = profile_for(412, 915)
+        self._device_chrome = True
+        self._keyboard = False
+        self._layouts_queued = 0
         self._by_key: dict[str, set[NodeObject]] = defaultdict(set)
         self._by_address: dict[str, list[NodeObject]] = defaultdict(list)
         self._fonts: dict[str, str] = {}
@@ -119,6 +125,7 @@ class PreviewController(QObject):
             self._refresh_theme()
         if window_changed:
             self.windowChanged.emit()
+            self.insetsChanged.emit()
         # Only the bindings that read state or pages the re-show changed are re-evaluated.
         state = self._runtime.state
         keys = {k for k in set(old_state) | set(state) if old_state.get(k) != state.get(k)}
@@ -209,15 +216,32 @@ class PreviewController(QObject):
         if entries and obj in entries:
             entries.remove(obj)
 
+    def _device_appearance(self) -> str:
+        """The device's light/dark: the preview's switch; "system" follows the desktop."""
+        if self._appearance in ("light", "dark"):
+            return self._appearance
+        from PySide6.QtCore import Qt
+        from PySide6.QtGui import QGuiApplication
+
+        app = QGuiApplication.instance()
+        hints = app.styleHints() if isinstance(app, QGuiApplication) else None
+        dark = hints is not None and hints.colorScheme() == Qt.ColorScheme.Dark
+        return "dark" if dark else "light"
+
+    def _build_scheme(self, spec: dict[str, Any]) -> Scheme:
+        runtime = self._runtime if self._runtime is not None and spec.get("root") else None
+        return build_scheme(spec, self._device_appearance(), runtime)
+
     def _rebuild_all(self, spec: dict[str, Any]) -> None:
         old = self._root
-        self._scheme = build_scheme(spec, self._appearance)
+        self._scheme = self._build_scheme(spec)
         self._palette.set_colors(self._scheme.colors)
         self._root = build_tree(spec["root"], "root", spec_addresses(spec), parent=self)
         self._reindex()
         self._theme_rev += 1
         self.themeChanged.emit()
         self.windowChanged.emit()
+        self.insetsChanged.emit()
         self.rootChanged.emit()
         if old is not None:
             old.deleteLater()
@@ -263,6 +287,8 @@ class PreviewController(QObject):
             self._bump_all()
             return
         self._bump(change.keys, change.pagers)
+        # The leading chain (visibility, styles, pages) may have repainted the screen colour.
+        self._refresh_theme()
 
     def _bump(self, keys: Iterable[str], pagers: Iterable[str]) -> None:
         """Re-evaluate the nodes that read these state keys or pagers."""
@@ -290,7 +316,7 @@ class PreviewController(QObject):
     def _refresh_theme(self) -> None:
         spec = self._runtime.spec if self._runtime else {}
         previous = self._scheme
-        self._scheme = build_scheme(spec, self._appearance)
+        self._scheme = self._build_scheme(spec)
         if self._scheme == previous:
             return
         self._palette.set_colors(self._scheme.colors)
@@ -317,8 +343,29 @@ class PreviewController(QObject):
         self.selectionChanged.emit()
 
     def set_device_size(self, width: float, height: float) -> None:
-        self._device = (float(width), float(height))
+        self._device = profile_for(width, height)
         self.deviceChanged.emit()
+        self.insetsChanged.emit()
+
+    @property
+    def device(self) -> DeviceProfile:
+        return self._device
+
+    def set_device_chrome(self, on: bool) -> None:
+        """Show or hide the phone's chrome (status and navigation bars, keyboard, AutoMobile's
+        dismiss bar); hidden, the window starts at the screen's top edge."""
+        if bool(on) != self._device_chrome:
+            self._device_chrome = bool(on)
+            self.chromeChanged.emit()
+
+    @property
+    def device_chrome(self) -> bool:
+        return self._device_chrome
+
+    @property
+    def layouts_queued(self) -> int:
+        """Layout containers waiting to re-measure (0 when the scene has settled)."""
+        return self._layouts_queued
 
     # -- properties for QML -----------------------------------------------------------------
     def _get_root(self) -> QObject | None:
@@ -340,8 +387,8 @@ class PreviewController(QObject):
     def _get_scale(self) -> float:
         return self._scheme.scale
 
-    def _get_corners(self) -> list[float]:
-        return list(self._scheme.corners)
+    def _get_shapes(self) -> dict[str, float]:
+        return self._scheme.shape_tokens
 
     def _get_edit_mode(self) -> int:
         return int(self._edit_mode)
@@ -366,10 +413,31 @@ class PreviewController(QObject):
         return int(spec.get("motion") != "none")
 
     def _get_device_width(self) -> float:
-        return self._device[0]
+        return self._device.width
 
     def _get_device_height(self) -> float:
-        return self._device[1]
+        return self._device.height
+
+    def _get_density(self) -> float:
+        return self._device.density
+
+    def _get_device_dark(self) -> int:
+        return int(self._device_appearance() == "dark")
+
+    def _get_bars(self) -> dict[str, float]:
+        d = self._device
+        return {"status": d.status_bar, "navigation": d.navigation_bar, "keyboard": d.keyboard}
+
+    def _get_insets(self) -> dict[str, dict[str, float]]:
+        from studio.preview.device import window_insets
+
+        return window_insets(self._device, self._get_window(), self._keyboard)
+
+    def _get_chrome(self) -> int:
+        return int(self._device_chrome)
+
+    def _get_keyboard(self) -> int:
+        return int(self._keyboard)
 
     def _get_icon_font(self) -> str:
         return self._icon_family()
@@ -380,7 +448,7 @@ class PreviewController(QObject):
     dark = Property(int, _get_dark, notify=themeChanged)
     fontFamily = Property(str, _get_font_family, notify=themeChanged)
     typeScale = Property(float, _get_scale, notify=themeChanged)
-    corners = Property("QVariantList", _get_corners, notify=themeChanged)  # type: ignore[arg-type]
+    shapes = Property("QVariantMap", _get_shapes, notify=themeChanged)  # type: ignore[arg-type]
     editMode = Property(int, _get_edit_mode, notify=editModeChanged)
     selected = Property(str, _get_selected, notify=selectionChanged)
     highlighted = Property("QVariantList", _get_highlighted, notify=selectionChanged)  # type: ignore[arg-type]
@@ -388,6 +456,12 @@ class PreviewController(QObject):
     motion = Property(int, _get_motion, notify=windowChanged)
     deviceWidth = Property(float, _get_device_width, notify=deviceChanged)
     deviceHeight = Property(float, _get_device_height, notify=deviceChanged)
+    density = Property(float, _get_density, notify=deviceChanged)
+    deviceDark = Property(int, _get_device_dark, notify=themeChanged)
+    bars = Property("QVariantMap", _get_bars, notify=deviceChanged)  # type: ignore[arg-type]
+    insets = Property("QVariantMap", _get_insets, notify=insetsChanged)  # type: ignore[arg-type]
+    deviceChrome = Property(int, _get_chrome, notify=chromeChanged)
+    keyboard = Property(int, _get_keyboard, notify=insetsChanged)
     iconFont = Property(str, _get_icon_font, constant=True)
 
     def icon_family(self) -> str:
@@ -420,16 +494,14 @@ class PreviewController(QObject):
             return 1
         return int(self._rt().is_visible(n.node, n._scope or None))
 
-    @Slot(QObject, "QVariantMap", result="QVariantMap")
-    def style(self, n: NodeObject, inherited: dict[str, Any]) -> dict[str, Any]:
+    @Slot(QObject, result="QVariantMap")
+    def style(self, n: NodeObject) -> dict[str, Any]:
         node = n.node
         if "styleWhen" in node:
             style = self._rt().effective_style(node, n._scope or None)
         else:
             style = node.get("style") or {}
-        out = resolve_style(style, self._scheme, inherited)
-        if n._type in ("row", "column", "card"):
-            out["kidsFillW"], out["kidsFillH"] = children_fill(n.children_nodes)
+        out = resolve_style(style, self._scheme)
         asset = out["text"].get("fontAsset")
         if asset:
             out["text"]["family"] = self._font_asset(asset)
@@ -572,7 +644,24 @@ class PreviewController(QObject):
 
     @Slot(str, result="QVariantMap")
     def typeRole(self, role: str) -> dict[str, float]:  # noqa: N802
-        return self._scheme.type_role(role)
+        """A Material type role, scaled; "plain" is a text node without a `textStyle`."""
+        return self._scheme.plain_text() if role == "plain" else self._scheme.type_role(role)
+
+    @Slot(str, result=str)
+    def contentColorFor(self, background: str) -> str:  # noqa: N802
+        """The scheme's content colour for a container colour ("" when it is no scheme colour)."""
+        return self._scheme.content_color(self._scheme.color(background, "")) if background else ""
+
+    @Slot(int)
+    def layoutQueued(self, delta: int) -> None:  # noqa: N802
+        self._layouts_queued = max(0, self._layouts_queued + delta)
+
+    @Slot(bool)
+    def setKeyboard(self, shown: bool) -> None:  # noqa: N802
+        """A text field took or lost the focus: the simulated keyboard shows or hides."""
+        if bool(shown) != self._keyboard:
+            self._keyboard = bool(shown)
+            self.insetsChanged.emit()
 
     @Slot(str)
     def pick(self, address: str) -> None:

@@ -70,7 +70,7 @@ class HeadlessScene:
 
     def show(self, spec: dict[str, Any], appearance: str | None = None) -> None:
         self.load(spec, appearance)
-        settle()
+        settle(controller=self.controller)
 
     def load(
         self, spec: dict[str, Any], appearance: str | None = None, *, visible: bool = True
@@ -91,7 +91,7 @@ class HeadlessScene:
                 self.view.show()
 
     def grab(self) -> QImage:
-        settle()
+        settle(controller=self.controller)
         return self.grab_now()
 
     def grab_now(self) -> QImage:
@@ -123,13 +123,17 @@ class HeadlessScene:
         QCoreApplication.sendPostedEvents(self.controller, QEvent.Type.DeferredDelete)
 
 
-def settle(rounds: int = 3) -> None:
-    """Let bindings, layouts and image loads finish (a few event-loop passes)."""
+def settle(rounds: int = 3, controller: PreviewController | None = None) -> None:
+    """Let bindings, layouts and image loads finish (a few event-loop passes); with a
+    `controller`, also until no layout container is waiting to re-measure (bounded)."""
     for _ in range(rounds):
         QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
-    loop = QEventLoop()
-    QTimer.singleShot(0, loop.quit)
-    loop.exec()
+    for _ in range(200):
+        loop = QEventLoop()
+        QTimer.singleShot(0, loop.quit)
+        loop.exec()
+        if controller is None or controller.layouts_queued == 0:
+            break
 
 
 def render_spec(

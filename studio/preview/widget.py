@@ -91,6 +91,12 @@ class PreviewWidget(QWidget):
         self._controller.set_device_size(width, height)
         self.setMinimumSize(200, 300)
 
+    def set_device_chrome(self, on: bool) -> None:
+        """Show or hide the phone's chrome: status and navigation bars, the keyboard and
+        AutoMobile's dismiss bar (hidden for clean screenshots; the window then starts at the
+        top of the screen)."""
+        self._controller.set_device_chrome(on)
+
     def set_theme(self, theme: str) -> None:
         """Device appearance: "light", "dark" or "system" (a spec's own theme.mode wins)."""
         if theme not in ("light", "dark", "system"):
