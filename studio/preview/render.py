@@ -55,9 +55,12 @@ class HeadlessScene:
         height: int = 915,
         appearance: str = "light",
         asset_resolver: AssetResolver | None = None,
+        *,
+        chrome: bool = True,
     ) -> None:
         self.controller = PreviewController(asset_resolver)
         self.controller.set_device_size(width, height)
+        self.controller.set_device_chrome(chrome)
         self.controller.set_appearance(appearance)
         self.view = QQuickView()
         configure_engine(self.view.engine())

@@ -115,6 +115,7 @@ class PreviewWidget(QWidget):
 
     def grab_image(self) -> QImage:
         """The device screen as shown (without the frame)."""
+        self._settle()
         frame = self._quick.grabFramebuffer()
         screen = self.screen_item()
         rect = screen.mapRectToScene(QRectF(0, 0, screen.width(), screen.height()))
@@ -129,5 +130,17 @@ class PreviewWidget(QWidget):
     def visible_summary(self) -> list[dict[str, Any]]:
         """[{address, type, text, bounds: {x, y, width, height}}] of the nodes on screen (dp), from
         a freshly rendered frame (controls place their parts when the frame is polished)."""
-        self._quick.grabFramebuffer()
+        self._settle()
         return visible_nodes(self.screen_item(), self._controller.icon_family())
+
+    def _settle(self) -> None:
+        """Render a frame (controls place their parts when polished), then let the layout
+        containers that re-measure after it run, until none is queued (bounded)."""
+        from PySide6.QtCore import QCoreApplication, QEventLoop
+
+        self._quick.grabFramebuffer()
+        for _ in range(50):
+            if self._controller.layouts_queued == 0:
+                break
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
+            self._quick.grabFramebuffer()

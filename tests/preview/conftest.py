@@ -24,10 +24,11 @@ def quick(qapp: Any) -> Any:
 
 @pytest.fixture
 def scene(quick: Any) -> Iterator[Any]:
-    """A frameless 412x915 preview scene (light), closed after the test."""
+    """A frameless 412x915 preview scene (light) without the device chrome, so the prototype's
+    window starts at the screen's top-left corner (the window tests turn the chrome on)."""
     from studio.preview.render import HeadlessScene
 
-    made = HeadlessScene(412, 915, "light")
+    made = HeadlessScene(412, 915, "light", chrome=False)
     yield made
     made.close()
 
