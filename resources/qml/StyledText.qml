@@ -28,7 +28,7 @@ Text {
     maximumLineCount: d.st.maxLines > 0 ? d.st.maxLines : 100000
     // Overflow: clip unless `ellipsis` or `visible` (RM `mapPrototypeStyle`).
     elide: d.st.overflow === "ellipsis" ? Text.ElideRight : Text.ElideNone
-    clip: d.st.overflow !== "visible" && (truncated || height + 0.5 < implicitHeight)
+    clip: d.st.overflow !== "visible" && elide === Text.ElideNone && (truncated || height + 0.5 < implicitHeight)
     horizontalAlignment: ts.align === "center" ? Text.AlignHCenter : ts.align === "end" ? Text.AlignRight
         : ts.align === "justify" ? Text.AlignJustify : Text.AlignLeft
     verticalAlignment: Text.AlignTop
