@@ -12,6 +12,7 @@ from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QFontDatabase
 
 from studio.preview import icons
+from studio.preview.device import DeviceProfile, profile_for
 from studio.preview.nodes import (
     ANY_KEY,
     LazyAddresses,
@@ -21,7 +22,6 @@ from studio.preview.nodes import (
     same_shape,
 )
 from studio.preview.palette import Palette
-from studio.preview.device import DeviceProfile, profile_for
 from studio.preview.scheme import Scheme, build_scheme
 from studio.preview.styles import resolve_style
 from studio.runtime import Runtime, StateWriteError

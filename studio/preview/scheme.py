@@ -332,6 +332,7 @@ class Scheme:
 
 # -- light/dark and the authored screen colour --------------------------------------------------
 
+
 class Chain:
     """How the leading chain is read: visibility, effective style and current page of a node.
     From a Runtime (the live tree, as AP's `PrototypeShownTheme.root` is), else from the spec's
@@ -368,7 +369,9 @@ class Chain:
             for e in node.get("styleWhen") or []
             if isinstance(e, Mapping) and isinstance(e.get("when"), Mapping)
         ]
-        return dict(resolve_style(style if isinstance(style, Mapping) else None, entries, self._state))
+        return dict(
+            resolve_style(style if isinstance(style, Mapping) else None, entries, self._state)
+        )
 
     def page(self, pager: str) -> int:
         return int(self._runtime.pages.get(pager, 0)) if self._runtime is not None else 0
@@ -403,9 +406,9 @@ def leading_background(root: Mapping[str, Any], chain: Chain) -> str | None:
     while node is not None and depth < 64:
         depth += 1
         background = chain.style(node, scope).get("background")
-        if chain.visible(node, scope) and _is_hex(background):
-            if _argb(str(background))[0] / 255 >= OPAQUE_BACKGROUND_ALPHA:
-                return str(background)
+        opaque = _is_hex(background) and _argb(str(background))[0] / 255 >= OPAQUE_BACKGROUND_ALPHA
+        if opaque and chain.visible(node, scope):
+            return str(background)
         kids = list(chain.children(node, scope))
         following: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None
         if node.get("type") == "pager":
@@ -446,9 +449,7 @@ def _needs_chain(theme: Mapping[str, Any]) -> bool:
     return overridable or inferred
 
 
-def build_scheme(
-    spec: Mapping[str, Any], appearance: str = "light", runtime: Any = None
-) -> Scheme:
+def build_scheme(spec: Mapping[str, Any], appearance: str = "light", runtime: Any = None) -> Scheme:
     """The scheme a spec is drawn with on a device in `appearance` ("light", "dark"; "system"
     reads as light). `runtime` is the running prototype whose leading chain (visibility, styles,
     pages) decides an inferred mode and the authored surface; without one, the initial state."""

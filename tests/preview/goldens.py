@@ -129,7 +129,9 @@ def main() -> int:
                 print(f"{job['name']}: {entry.get('error') or warnings}", file=sys.stderr)
                 return 1
             name, theme = job["name"].rsplit("-", 1)
-            golden_path(name, theme, "opengl").write_bytes((Path(tmp) / f"{job['name']}.png").read_bytes())
+            golden_path(name, theme, "opengl").write_bytes(
+                (Path(tmp) / f"{job['name']}.png").read_bytes()
+            )
     print(f"wrote {len(job_list) * 2} goldens to {GOLDEN_DIR}", file=sys.stderr)
     del app
     return 0

@@ -126,7 +126,9 @@ def test_a_weighted_child_makes_a_bounded_column_take_its_height_RowColumnMeasur
     root = {"type": "column", "style": {"width": "fill", "height": "fill"}, "children": [page]}
     b = bounds(scene, spec_of(root))
     assert b["page"]["height"] == SCREEN_H
-    assert b["list"]["y"] == pytest.approx(50) and b["list"]["height"] == pytest.approx(SCREEN_H - 50)
+    assert b["list"]["y"] == pytest.approx(50) and b["list"]["height"] == pytest.approx(
+        SCREEN_H - 50
+    )
 
 
 def test_row_children_are_top_aligned_by_default_RM_prototypeVerticalAlignment(  # noqa: N802
@@ -280,7 +282,9 @@ def test_text_in_a_coloured_card_takes_its_content_colour_contentColorFor(scene:
 
     px = pixels(scene.grab())
     t = b["t"]
-    region = px[round(t["y"]) : round(t["y"] + t["height"]), round(t["x"]) : round(t["x"] + t["width"])]
+    region = px[
+        round(t["y"]) : round(t["y"] + t["height"]), round(t["x"]) : round(t["x"] + t["width"])
+    ]
     on_primary = hex_rgb(scene.controller.scheme.colors["onPrimary"])
     found = {(int(p[2]), int(p[1]), int(p[0])) for row in region for p in row}
     assert any(close(c, on_primary, 12) for c in found)

@@ -62,7 +62,9 @@ def test_a_role_text_without_colour_is_on_surface_SC_text_textColor(scene: Any) 
     assert _label(scene, "t").property("color").name().upper() == "#" + on_surface[-6:]
 
 
-@pytest.mark.parametrize(("overflow", "elided"), [(None, False), ("ellipsis", True), ("clip", False)])
+@pytest.mark.parametrize(
+    ("overflow", "elided"), [(None, False), ("ellipsis", True), ("clip", False)]
+)
 def test_overflow_clips_unless_asked_RM_mapPrototypeStyle(  # noqa: N802
     scene: Any, overflow: str | None, elided: bool
 ) -> None:
@@ -79,7 +81,9 @@ def test_overflow_clips_unless_asked_RM_mapPrototypeStyle(  # noqa: N802
     assert label.property("clip") is (not elided)
 
 
-def test_typography_scale_scales_roles_not_explicit_sizes_TH_prototypeTypography(scene: Any) -> None:  # noqa: N802
+def test_typography_scale_scales_roles_not_explicit_sizes_TH_prototypeTypography(
+    scene: Any,
+) -> None:  # noqa: N802
     root = {"type": "column", "children": [
         {"type": "text", "id": "plain", "text": "Plain"},
         {"type": "text", "id": "sized", "text": "Sized", "style": {"textSize": 20}},

@@ -139,7 +139,9 @@ def test_safe_area_padding_pads_below_the_bar_by_the_status_bar_inset_SC_windowI
     assert b["last"]["y"] + 10 == pytest.approx(H - NAV)
 
 
-def test_the_keyboard_shows_while_a_text_field_has_the_focus_and_pads_ime(preview: Any, qtbot: Any) -> None:
+def test_the_keyboard_shows_while_a_text_field_has_the_focus_and_pads_ime(
+    preview: Any, qtbot: Any
+) -> None:
     root = {"type": "column", "style": {"width": "fill", "height": "fill"},
             "safeAreaPadding": {"edges": ["bottom"], "types": ["ime"]},
             "children": [{"type": "textField", "id": "field", "stateKey": "q", "placeholder": "Q"},
@@ -160,7 +162,9 @@ def test_the_keyboard_shows_while_a_text_field_has_the_focus_and_pads_ime(previe
 
 
 def test_a_bottom_sheet_rises_above_the_keyboard_PL_prototypeImeShiftPx(phone: Any) -> None:  # noqa: N802
-    spec = spec_of(box("b", 60, 60), window={"placement": {"type": "sheet", "edge": "bottom", "height": 200}})
+    spec = spec_of(
+        box("b", 60, 60), window={"placement": {"type": "sheet", "edge": "bottom", "height": 200}}
+    )
     phone.show(spec)
     phone.controller.setKeyboard(True)
     b = bounds(phone)

@@ -84,8 +84,16 @@ def test_mode_order_AP_prototypeResolveAppearance() -> None:  # noqa: N802
         # A later child is off the chain.
         ({"type": "column", "children": [{"type": "text", "text": "a"}, _box("#101010")]}, False),
         # A hidden first child is skipped.
-        ({"type": "column", "children": [
-            _box("#FFFFFF", visibleWhen={"key": "on", "equals": True}), _box("#101010")]}, True),
+        (
+            {
+                "type": "column",
+                "children": [
+                    _box("#FFFFFF", visibleWhen={"key": "on", "equals": True}),
+                    _box("#101010"),
+                ],
+            },
+            True,
+        ),
         # Below the 0.99 alpha threshold a background does not paint the screen.
         ({"type": "column", "children": [_box("#F0101010")]}, False),
         # Roles and {light, dark} pairs never decide the mode.
@@ -121,7 +129,9 @@ def test_authored_background_replaces_the_surfaces_TH_prototypeThemeSpecFor() ->
         assert colors[role] == "#FFFFFFFF", role
     assert colors["surfaceContainerLowest"] == BASELINE["light"]["surfaceContainerLowest"]
     # Only when the polarity matches the mode, and never over a seed or device colours.
-    assert build_scheme({**spec, "theme": {"mode": "dark"}}, "light").colors["surface"] == "#FF141218"
+    assert (
+        build_scheme({**spec, "theme": {"mode": "dark"}}, "light").colors["surface"] == "#FF141218"
+    )
     seeded = build_scheme({**spec, "theme": {"colors": {"seed": "#00639B"}}}, "light")
     assert seeded.colors["surface"] == "#FFFAFAFA"
     device = build_scheme({**spec, "theme": {"colors": {"source": "device"}}}, "light")

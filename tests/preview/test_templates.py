@@ -91,7 +91,9 @@ def test_every_template_matches_its_opengl_golden(quick: Any, tmp_path: Path) ->
         name, theme = job["name"].rsplit("-", 1)
         warnings = [m["text"] for m in entry["messages"] if m["kind"] != "debug"]
         if not entry["ok"] or entry.get("api") != "OpenGL" or warnings:
-            failures.append(f"{job['name']}: {entry.get('error') or entry.get('api')} {warnings[:1]}")
+            failures.append(
+                f"{job['name']}: {entry.get('error') or entry.get('api')} {warnings[:1]}"
+            )
             continue
         mean, off = goldens.difference(
             tmp_path / f"{job['name']}.png", goldens.golden_path(name, theme, "opengl")
