@@ -69,7 +69,8 @@ def window_insets(
         }
     if kind == "floating":
         gravity = str(placement.get("gravity") or "center").lower()
-        offset = placement.get("offset") if isinstance(placement.get("offset"), Mapping) else {}
+        found = placement.get("offset")
+        offset: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         dy = float(offset.get("y", 0) or 0)
         top = status - dy if gravity.startswith("top") else 0.0
         # A positive y lifts a bottom-gravity window out of the bar (PrototypeInsetFloor).

@@ -121,6 +121,11 @@ _CONTENT_FOR: tuple[tuple[str, str], ...] = (
 )  # fmt: skip
 
 
+def _obj(value: object) -> Mapping[str, Any]:
+    """`value` when it is an object (a JSON mapping), else an empty one."""
+    return value if isinstance(value, Mapping) else {}
+
+
 def _is_hex(value: object) -> bool:
     return isinstance(value, str) and _HEX.fullmatch(value) is not None
 
@@ -431,7 +436,7 @@ def resolve_appearance(
         return mode == "dark", "explicit"
     if mode == "system":
         return device_dark, "system"
-    colors = theme.get("colors") if isinstance(theme.get("colors"), Mapping) else {}
+    colors = _obj(theme.get("colors"))
     role = colors.get("background") or colors.get("surface")
     if _is_hex(role):
         return luminance(str(role)) < DARK_LUMINANCE_CEILING, "role_luminance"
@@ -441,7 +446,7 @@ def resolve_appearance(
 
 
 def _needs_chain(theme: Mapping[str, Any]) -> bool:
-    colors = theme.get("colors") if isinstance(theme.get("colors"), Mapping) else {}
+    colors = _obj(theme.get("colors"))
     overridable = not _is_hex(colors.get("seed")) and colors.get("source") != "device"
     inferred = theme.get("mode") not in ("light", "dark", "system") and not (
         _is_hex(colors.get("background")) or _is_hex(colors.get("surface"))
@@ -453,11 +458,11 @@ def build_scheme(spec: Mapping[str, Any], appearance: str = "light", runtime: An
     """The scheme a spec is drawn with on a device in `appearance` ("light", "dark"; "system"
     reads as light). `runtime` is the running prototype whose leading chain (visibility, styles,
     pages) decides an inferred mode and the authored surface; without one, the initial state."""
-    theme = spec.get("theme") if isinstance(spec.get("theme"), Mapping) else {}
-    colors_spec = theme.get("colors") if isinstance(theme.get("colors"), Mapping) else {}
+    theme = _obj(spec.get("theme"))
+    colors_spec = _obj(theme.get("colors"))
     authored: str | None = None
     if _needs_chain(theme) and isinstance(spec.get("root"), Mapping):
-        state = spec.get("state") if isinstance(spec.get("state"), Mapping) else {}
+        state = _obj(spec.get("state"))
         authored = leading_background(spec["root"], Chain(runtime, state))
     dark, source = resolve_appearance(theme, appearance == "dark", authored)
     seed = colors_spec.get("seed")
@@ -479,15 +484,15 @@ def build_scheme(spec: Mapping[str, Any], appearance: str = "light", runtime: An
                 "surfaceContainerHigh", "surfaceContainerHighest",
             ):  # fmt: skip
                 colors[role] = surface
-    for roles in (colors_spec, colors_spec.get("dark" if dark else "light") or {}):
+    for roles in (colors_spec, _obj(colors_spec.get("dark" if dark else "light"))):
         for role, value in roles.items():
             if role in _ROLE_SET and _is_hex(value):
                 text = str(value).upper()
                 colors[role] = text if len(text) == 9 else "#FF" + text[1:]
-    typography = theme.get("typography") if isinstance(theme.get("typography"), Mapping) else {}
+    typography = _obj(theme.get("typography"))
     scale = typography.get("scale", 1.0)
     family = _FAMILIES.get(str(typography.get("fontFamily", "sans")), "sans-serif")
-    corner = (theme.get("shapes") or {}).get("corner", "medium")
+    corner = _obj(theme.get("shapes")).get("corner", "medium")
     return Scheme(
         dark=dark,
         colors=colors,
