@@ -61,6 +61,7 @@ Rectangle {
     Item {
         id: windowBox
         objectName: "window"
+        visible: screen.placement.active !== false
         readonly property bool fullscreen: screen.kind === "fullscreen"
         readonly property string gravity: String(screen.placement.gravity || "center").toLowerCase()
         readonly property var offset: screen.placement.offset || ({x: 0, y: 0})
@@ -92,9 +93,13 @@ Rectangle {
                 : (screen.height - height) / 2 + dy;
             return Math.max(0, Math.min(screen.height - height, at));
         }
-        // `window.opacity`: a fullscreen window fades its content only (never the dismiss bar),
-        // the other placements the whole window (HO `prototypeHostChrome`).
-        opacity: fullscreen ? 1 : screen.opacityValue
+        // A device-persistent window that is not fullscreen carries a Close control (HO
+        // `prototypeHostChrome`: `closeVisible`).
+        readonly property bool closeVisible: !fullscreen && screen.placement.persistent === true
+        // `window.opacity`: a fullscreen window (or one with Close) fades its content only, never
+        // the host's controls; the other placements fade the whole window.
+        readonly property bool opaqueWindow: fullscreen || closeVisible
+        opacity: opaqueWindow ? 1 : screen.opacityValue
 
         Rectangle {
             id: dismissBar
@@ -114,6 +119,12 @@ Rectangle {
                 font.weight: 500
                 font.letterSpacing: 0.5
                 color: preview.colors.onSurface
+                MouseArea {
+                    anchors.fill: parent
+                    anchors.margins: -8
+                    enabled: !preview.editMode
+                    onClicked: preview.dismissWindow()
+                }
             }
         }
         Item {
@@ -123,7 +134,7 @@ Rectangle {
             width: parent.width
             height: parent.height - windowBox.barHeight
             clip: true
-            opacity: windowBox.fullscreen ? screen.opacityValue : 1
+            opacity: windowBox.opaqueWindow ? screen.opacityValue : 1
             // The fullscreen scrim, behind the content (HO: the content box's background).
             Rectangle {
                 anchors.fill: parent
@@ -151,6 +162,32 @@ Rectangle {
                 objectName: "overlay"
                 anchors.fill: parent
                 z: 10
+            }
+        }
+        Rectangle {
+            // The persistent window's Close: a TextButton (48 dp touch target) on an opaque
+            // surfaceContainerHigh at the top end, drawn over the content (TH `prototypeCloseColors`).
+            objectName: "closeButton"
+            visible: windowBox.closeVisible
+            z: 20
+            anchors.right: parent.right
+            width: Math.max(58, closeLabel.implicitWidth + 24)
+            height: 48
+            color: preview.colors.surfaceContainerHigh
+            Text {
+                id: closeLabel
+                anchors.centerIn: parent
+                text: "Close"
+                font.family: preview.fontFamily
+                font.pixelSize: 14
+                font.weight: 500
+                font.letterSpacing: 0.1
+                color: preview.colors.onSurface
+            }
+            MouseArea {
+                anchors.fill: parent
+                enabled: !preview.editMode
+                onClicked: preview.dismissWindow()
             }
         }
     }

@@ -67,6 +67,7 @@ class PreviewController(QObject):
         self._device_chrome = True
         self._keyboard = False
         self._layouts_queued = 0
+        self._shown_active = True
         self._by_key: dict[str, set[NodeObject]] = defaultdict(set)
         self._by_address: dict[str, list[NodeObject]] = defaultdict(list)
         self._fonts: dict[str, str] = {}
@@ -93,6 +94,7 @@ class PreviewController(QObject):
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._runtime = Runtime(spec)
+        self._shown_active = True
         self._unsubscribe = self._runtime.subscribe(self._on_change)
         self._skip_events()
         self._rebuild_all(spec)
@@ -283,6 +285,9 @@ class PreviewController(QObject):
         if self._replacing:  # apply_change works out what the re-show changed itself
             return
         self._flush_events()
+        if self._runtime is not None and self._runtime.active != self._shown_active:
+            self._shown_active = self._runtime.active
+            self.windowChanged.emit()
         if change.spec or change.data:
             self._bump_all()
             return
@@ -406,6 +411,9 @@ class PreviewController(QObject):
         if "scrim" in placement:
             placement["scrim"] = self._scheme.color(placement["scrim"])
         placement["opacity"] = float(window.get("opacity", 100)) / 100.0
+        placement["persistent"] = window.get("persistence") == "device"
+        # A dismissed prototype's window is gone from the phone until it is shown again.
+        placement["active"] = self._runtime.active if self._runtime is not None else True
         return placement
 
     def _get_motion(self) -> int:
@@ -651,6 +659,13 @@ class PreviewController(QObject):
     def contentColorFor(self, background: str) -> str:  # noqa: N802
         """The scheme's content colour for a container colour ("" when it is no scheme colour)."""
         return self._scheme.content_color(self._scheme.color(background, "")) if background else ""
+
+    @Slot()
+    def dismissWindow(self) -> None:  # noqa: N802
+        """AutoMobile's dismiss bar or Close control: the person holding the phone closed it."""
+        if self._edit_mode or self._runtime is None:
+            return
+        self._runtime.dismiss("user")
 
     @Slot(int)
     def layoutQueued(self, delta: int) -> None:  # noqa: N802

@@ -169,3 +169,37 @@ def test_a_bottom_sheet_rises_above_the_keyboard_PL_prototypeImeShiftPx(phone: A
     phone.controller.setKeyboard(True)
     b = bounds(phone)
     assert b["b"]["y"] == pytest.approx(H - 200 - phone.controller.device.keyboard)
+
+
+def test_a_persistent_floating_window_carries_close_and_fades_only_its_content_HO_prototypeHostChrome(  # noqa: N802, E501
+    phone: Any,
+) -> None:
+    from PySide6.QtQuick import QQuickItem
+
+    window = {"placement": {"type": "floating", "gravity": "center", "offset": {"x": 0, "y": 0}},
+              "persistence": "device", "opacity": 40}  # fmt: skip
+    b = bounds(phone, spec_of(box("b", 200, 100, background="#0000FF"), window=window))
+    close_button = phone.screen_item().findChild(QQuickItem, "closeButton")
+    assert close_button is not None and close_button.isVisible()
+    rect = close_button.mapRectToItem(phone.screen_item(), close_button.boundingRect())
+    assert rect.right() == pytest.approx(b["b"]["x"] + 200) and rect.height() == 48
+    image = phone.grab()
+    colors = phone.controller.scheme.colors
+    assert close(rgb_at(image, rect.center().x(), rect.top() + 4), hex_rgb(colors["surfaceContainerHigh"]))
+    assert close(rgb_at(image, b["b"]["x"] + 20, b["b"]["y"] + 90), over((0, 0, 255), 0.4, _backdrop(phone)), 4)
+
+
+def test_the_dismiss_bar_dismisses_the_prototype_as_the_user(preview: Any, qtbot: Any) -> None:
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtQuick import QQuickItem
+
+    preview.set_spec(spec_of(box("b", 50, 50, background="#0000FF")))
+    bar = preview.screen_item().findChild(QQuickItem, "dismissBar")
+    point = bar.mapToScene(bar.boundingRect().bottomRight()) - QPoint(60, 16).toPointF()
+    with qtbot.waitSignal(preview.runtimeEvent) as event:
+        qtbot.mouseClick(preview.quick_widget, Qt.MouseButton.LeftButton, pos=point.toPoint())
+    assert event.args[0].kind == "dismissed" and event.args[0].payload == {"reason": "user"}
+    window = preview.screen_item().findChild(QQuickItem, "window")
+    qtbot.waitUntil(lambda: not window.isVisible())
+    preview.reset_state()
+    qtbot.waitUntil(window.isVisible)
