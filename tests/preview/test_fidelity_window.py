@@ -185,8 +185,14 @@ def test_a_persistent_floating_window_carries_close_and_fades_only_its_content_H
     assert rect.right() == pytest.approx(b["b"]["x"] + 200) and rect.height() == 48
     image = phone.grab()
     colors = phone.controller.scheme.colors
-    assert close(rgb_at(image, rect.center().x(), rect.top() + 4), hex_rgb(colors["surfaceContainerHigh"]))
-    assert close(rgb_at(image, b["b"]["x"] + 20, b["b"]["y"] + 90), over((0, 0, 255), 0.4, _backdrop(phone)), 4)
+    assert close(
+        rgb_at(image, rect.center().x(), rect.top() + 4), hex_rgb(colors["surfaceContainerHigh"])
+    )
+    assert close(
+        rgb_at(image, b["b"]["x"] + 20, b["b"]["y"] + 90),
+        over((0, 0, 255), 0.4, _backdrop(phone)),
+        4,
+    )
 
 
 def test_the_dismiss_bar_dismisses_the_prototype_as_the_user(preview: Any, qtbot: Any) -> None:
