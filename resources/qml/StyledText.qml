@@ -14,6 +14,11 @@ Text {
         return preview.typeRole(role);
     }
     readonly property real lineBox: ts.lineHeight || base.lineHeight
+    // Qt puts a fixed line height's extra leading below the glyphs; Compose centres the font's
+    // height in the line box (LineHeightStyle.Alignment.Center, no font padding).
+    readonly property real lineShift: Math.max(0, (lineBox - metrics.height) / 2)
+    FontMetrics { id: metrics; font: t.font }
+    transform: Translate { y: t.lineShift }
     color: ts.color || defaultColor
     font.family: ts.family || preview.fontFamily
     font.pixelSize: ts.size || base.size

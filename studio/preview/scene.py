@@ -39,5 +39,8 @@ def qml_url(name: str = "Preview.qml") -> QUrl:
 
 
 def configure_engine(engine: QQmlEngine) -> None:
-    """Engine-wide settings for the preview scene."""
+    """Engine-wide settings for the preview scene: QML imports, the rounded-image provider."""
     engine.addImportPath(str(resource_path("qml")))
+    from studio.preview.rounded import RoundedImages
+
+    engine.addImageProvider("rounded", RoundedImages())

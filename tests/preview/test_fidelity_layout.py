@@ -366,3 +366,29 @@ def test_safe_area_padding_pads_by_the_window_insets_SC_windowInsetsPadding(scen
     assert b["a"]["y"] == pytest.approx(24)  # the status bar (and cutout) inset
     # An ancestor consumed the top inset: the nested padding adds nothing.
     assert b["b"]["y"] == pytest.approx(b["inner"]["y"])
+
+
+def test_corner_radius_clips_an_image_to_its_rounded_shape_SC_modifier_clip(  # noqa: N802
+    quick: Any, tmp_path: Any
+) -> None:
+    from PySide6.QtGui import QColor, QImage
+
+    from studio.preview.assets import directory_resolver
+    from studio.preview.render import HeadlessScene
+
+    photo = QImage(200, 200, QImage.Format.Format_ARGB32)
+    photo.fill(QColor("#2E7D32"))
+    assert photo.save(str(tmp_path / "photo.png"))
+    scene = HeadlessScene(412, 915, "light", directory_resolver(tmp_path), chrome=False)
+    try:
+        root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
+            {"type": "image", "id": "img", "asset": "photo", "contentScale": "crop",
+             "style": {"width": {"dp": 120}, "height": {"dp": 80}, "cornerRadius": 24}}]}  # fmt: skip
+        b = bounds(scene, spec_of(root))["img"]
+        image = scene.grab()
+        green = (0x2E, 0x7D, 0x32)
+        assert close(rgb_at(image, b["x"] + 60, b["y"] + 40), green)
+        assert close(rgb_at(image, b["x"] + 24, b["y"] + 1), green)  # along the top edge
+        assert not close(rgb_at(image, b["x"] + 2, b["y"] + 2), green, 40)  # the corner is cut
+    finally:
+        scene.close()

@@ -109,3 +109,17 @@ def test_text_wraps_at_the_width_available(scene: Any) -> None:
             "children": [{"type": "text", "id": "t", "text": words}]}  # fmt: skip
     b = bounds(scene, spec_of(root))
     assert b["t"]["width"] <= 120 and b["t"]["height"] > 24 and b["t"]["height"] % 24 == 0
+
+
+def test_glyphs_sit_in_the_middle_of_the_line_box_LineHeightStyle_Center(scene: Any) -> None:  # noqa: N802
+    from tests.preview.helpers import pixels
+
+    root = {"type": "column", "children": [{"type": "text", "id": "t", "text": "HHHH",
+            "style": {"lineHeight": 48, "background": "#FFFFFF"}}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))["t"]
+    px = pixels(scene.grab())
+    rows = [y for y in range(round(b["y"]), round(b["y"] + b["height"]))
+            if (px[y, round(b["x"]) : round(b["x"] + b["width"]), :3] < 128).any()]  # fmt: skip
+    ink_top, ink_bottom = rows[0] - b["y"], b["y"] + b["height"] - 1 - rows[-1]
+    # Capitals (no descenders): the gap below is the gap above plus the descent.
+    assert ink_top > 12 and abs(ink_top - ink_bottom) < 8

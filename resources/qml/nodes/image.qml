@@ -4,6 +4,7 @@
 // wrapped axis keeps the image's shape. A missing asset is a 24 dp surfaceVariant box with the
 // broken-image glyph (IM `defaultMinSize(24.dp, 24.dp)`, TH `prototypePlaceholderColor`).
 import QtQuick
+import QtQuick.Window
 
 Item {
     id: root
@@ -32,10 +33,26 @@ Item {
     readonly property real fit: Math.min(1, d.cMaxW / Math.max(1e-6, natural.w), d.cMaxH / Math.max(1e-6, natural.h))
     implicitWidth: !ready ? 24 : sizedH && !sizedW ? d.cMinH * natural.w / Math.max(1e-6, natural.h) : natural.w * fit
     implicitHeight: !ready ? 24 : sizedW && !sizedH ? d.cMinW * natural.h / Math.max(1e-6, natural.w) : natural.h * fit
+    // `cornerRadius` clips the image to the node's rounded shape: drawn by the `rounded` image
+    // provider into the box (the software scene graph clips to rectangles only).
+    readonly property bool rounded: d.st.hasRadius === true && (d.cornerRadius > 0 || d.st.rTL > 0
+        || d.st.rTR > 0 || d.st.rBR > 0 || d.st.rBL > 0)
+    Image {
+        id: shaped
+        anchors.fill: parent
+        visible: root.rounded && root.ready
+        cache: false
+        source: !root.rounded || !root.ready || width <= 0 || height <= 0 ? ""
+            : "image://rounded/" + encodeURIComponent(JSON.stringify({
+                url: root.url, w: width, h: height, scale: d.p.contentScale || "fit",
+                radii: [d.st.rTL >= 0 ? d.st.rTL : d.cornerRadius, d.st.rTR >= 0 ? d.st.rTR : d.cornerRadius,
+                        d.st.rBR >= 0 ? d.st.rBR : d.cornerRadius, d.st.rBL >= 0 ? d.st.rBL : d.cornerRadius],
+                ratio: Screen.devicePixelRatio || 1}))
+    }
     Image {
         id: img
         anchors.fill: parent
-        visible: root.url !== ""
+        visible: root.url !== "" && !root.rounded
         source: root.url
         asynchronous: false
         fillMode: d.p.contentScale === "crop" ? Image.PreserveAspectCrop
