@@ -18,7 +18,9 @@ Text {
     // height in the line box (LineHeightStyle.Alignment.Center, no font padding).
     readonly property real lineShift: Math.max(0, (lineBox - metrics.height) / 2)
     FontMetrics { id: metrics; font: t.font }
-    transform: Translate { y: t.lineShift }
+    // Padding, not a transform: no extra scene-graph node per text.
+    topPadding: lineShift
+    bottomPadding: -lineShift
     color: ts.color || defaultColor
     font.family: ts.family || preview.fontFamily
     font.pixelSize: ts.size || base.size
