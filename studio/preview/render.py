@@ -5,7 +5,7 @@ Also the entry point of the child process `render` starts under Xvfb:
 and its batch form, many renders in one process (one Qt start-up instead of one per spec):
 `python -m studio.preview.render --batch JOBS.jsonl OUTDIR`. Each line of JOBS.jsonl is
 `{"name", "spec" (an already validated, expanded spec file), "theme"?, "width"?, "height"?,
-"assets"?}`; each render goes to OUTDIR/<name>.png and OUTDIR/report.json lists, per job, the
+"assets"?, "chrome"?}`; each render goes to OUTDIR/<name>.png and OUTDIR/report.json lists, per job, the
 Qt messages (warnings included) logged while it rendered, its error if any, and the graphics
 API the scene graph used.
 """
@@ -147,10 +147,12 @@ def render_spec(
     width: int = 412,
     height: int = 915,
     asset_dir: Path | None = None,
+    chrome: bool = True,
 ) -> None:
-    """Render the spec's first screen (valid, components expanded) and save it as PNG."""
+    """Render the spec's first screen (valid, components expanded) and save it as PNG; with
+    `chrome`, inside the phone's status, navigation and dismiss bars."""
     resolver = directory_resolver(asset_dir) if asset_dir is not None else None
-    scene = HeadlessScene(width, height, appearance, resolver)
+    scene = HeadlessScene(width, height, appearance, resolver, chrome=chrome)
     try:
         scene.show(spec)
         image = scene.grab()
@@ -217,6 +219,7 @@ def render_batch(jobs_file: Path, out_dir: Path) -> list[dict[str, Any]]:
                     int(job.get("height", 915)),
                     str(job.get("theme", "light")),
                     directory_resolver(Path(assets)) if assets else None,
+                    chrome=bool(job.get("chrome", True)),
                 )
                 scene.show(json.loads(Path(job["spec"]).read_text(encoding="utf-8")))
                 image = scene.grab()
@@ -285,6 +288,7 @@ def _main_single(argv: list[str]) -> int:
     parser.add_argument("--height", type=int, default=915)
     parser.add_argument("--assets", type=Path, default=None)
     parser.add_argument("--software", action="store_true")
+    parser.add_argument("--no-chrome", action="store_true")
     args = parser.parse_args(argv)
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
     prepare_quick(True if args.software else None)
@@ -297,6 +301,7 @@ def _main_single(argv: list[str]) -> int:
             width=args.width,
             height=args.height,
             asset_dir=args.assets,
+            chrome=not args.no_chrome,
         )
     except (SceneError, OSError) as exc:
         print(f"render: {exc}", file=sys.stderr)
