@@ -115,7 +115,6 @@ class PreviewController(QObject):
         finally:
             self._replacing = False
         window_changed = old_spec.get("window") != spec.get("window")
-        theme_changed = old_spec.get("theme") != spec.get("theme")
         changed = set(changed_addresses)
         new_root = spec["root"]
         if "root" in changed or not same_shape(self._root.node, new_root):
@@ -123,8 +122,8 @@ class PreviewController(QObject):
             return
         self._addresses = None
         self._sync(self._root, new_root, changed)
-        if theme_changed:
-            self._refresh_theme()
+        # Also without a theme edit: the leading chain's background may have changed.
+        self._refresh_theme()
         if window_changed:
             self.windowChanged.emit()
             self.insetsChanged.emit()

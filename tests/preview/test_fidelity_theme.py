@@ -50,3 +50,12 @@ def test_no_theme_draws_the_baseline_primary_TH_prototypeBaseColorScheme(scene: 
             "background": "primary"}, "children": []}  # fmt: skip
     b = bounds(scene, spec_of(root))
     assert rgb_at(scene.grab(), b["b"]["x"] + 20, b["b"]["y"] + 20) == (0x67, 0x50, 0xA4)
+
+
+def test_an_edit_of_the_screen_colour_re_infers_the_mode(scene: Any) -> None:
+    spec = spec_of({"type": "column", "style": {"background": "#FFFFFF"}, "children": []})
+    scene.show(spec)
+    assert scene.controller.scheme.dark is False
+    edited = spec_of({"type": "column", "style": {"background": "#101010"}, "children": []})
+    scene.controller.apply_change(edited, [])  # the root updated in place
+    assert scene.controller.scheme.dark is True
