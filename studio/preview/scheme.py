@@ -7,6 +7,7 @@ stock values are Material 3's baseline tokens (`lightColorScheme()` / `darkColor
 from __future__ import annotations
 
 import colorsys
+import itertools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -414,11 +415,11 @@ def leading_background(root: Mapping[str, Any], chain: Chain) -> str | None:
         opaque = _is_hex(background) and _argb(str(background))[0] / 255 >= OPAQUE_BACKGROUND_ALPHA
         if opaque and chain.visible(node, scope):
             return str(background)
-        kids = list(chain.children(node, scope))
+        kids = chain.children(node, scope)
         following: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None
         if node.get("type") == "pager":
             page = chain.page(str(node.get("id", "")))
-            following = kids[page] if 0 <= page < len(kids) else None
+            following = next(itertools.islice(kids, page, None), None) if page >= 0 else None
         else:
             following = next((k for k in kids if chain.visible(*k)), None)
         node, scope = following if following is not None else (None, {})
