@@ -15,9 +15,9 @@ Text {
     }
     readonly property real lineBox: ts.lineHeight || base.lineHeight
     // Qt puts a fixed line height's extra leading below the glyphs; Compose centres the font's
-    // height in the line box (LineHeightStyle.Alignment.Center, no font padding).
-    readonly property real lineShift: Math.max(0, (lineBox - metrics.height) / 2)
-    FontMetrics { id: metrics; font: t.font }
+    // height in the line box (LineHeightStyle.Alignment.Center, no font padding). The height is
+    // Roboto's (ascent + descent = 1.172 em), the phone's font; no per-text font metrics object.
+    readonly property real lineShift: Math.max(0, (lineBox - 1.172 * font.pixelSize) / 2)
     // Padding, not a transform: no extra scene-graph node per text.
     topPadding: lineShift
     bottomPadding: -lineShift
