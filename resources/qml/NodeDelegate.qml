@@ -5,6 +5,17 @@
 // box (shadow, background, border, alpha, offset), runs taps, shows the edit-mode outline.
 // Decorations a node does not use (shadow, background, tap area, outline) are never created:
 // a 2,000-node spec pays only for what it draws.
+//
+// For node files (nodes/<type>.qml, whose root item is `content`; `d` is this delegate):
+// - report the content's measured size as implicitWidth/implicitHeight, within d.cMinW..d.cMaxW
+//   and d.cMinH..d.cMaxH (Infinity: unbounded); set `defaultFillW/H` to fill an unsized axis;
+// - set `reservesTouchTarget: true` where Material reserves a 48 dp target
+//   (minimumInteractiveComponentSize): the slot grows, the drawn size does not;
+// - set `contentColor` to provide Material's LocalContentColor to child nodes; read
+//   `d.contentColor` for unstyled text and icons; `preview.shapes.<token>` for corner families;
+// - child nodes: a NodeDelegate with `managed: true`, measured by calling its
+//   `constrain(minW, maxW, minH, maxH, 0)` and then read `slotW/slotH` (see layout.js); an
+//   unmanaged one takes its parent item's width as its maximum.
 import QtQuick
 import "layout.js" as L
 
