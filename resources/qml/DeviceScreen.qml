@@ -152,11 +152,14 @@ Rectangle {
                 readonly property real maxW: screen.kind === "floating" ? screen.width : contentArea.width
                 readonly property real maxH: screen.kind === "floating" ? screen.height : contentArea.height
                 function place() { constrain(0, maxW, 0, maxH, 0); }
-                onMaxWChanged: place()
-                onMaxHChanged: place()
-                onContentChanged: place()
-                Component.onCompleted: place()
+                // Measured in the next event-loop pass, not in the one that built the tree: a
+                // new spec's creation and its measuring are two shorter GUI-thread steps.
+                onMaxWChanged: rootMeasure.schedule()
+                onMaxHChanged: rootMeasure.schedule()
+                onContentChanged: rootMeasure.schedule()
+                Component.onCompleted: rootMeasure.schedule()
             }
+            Scheduler { id: rootMeasure; run: rootDelegate.place }
             Item {
                 id: overlay
                 objectName: "overlay"

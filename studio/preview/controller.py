@@ -68,6 +68,7 @@ class PreviewController(QObject):
         self._keyboard = False
         self._layouts_queued = 0
         self._shown_active = True
+        self._engine: Any = None
         self._by_key: dict[str, set[NodeObject]] = defaultdict(set)
         self._by_address: dict[str, list[NodeObject]] = defaultdict(list)
         self._fonts: dict[str, str] = {}
@@ -658,6 +659,24 @@ class PreviewController(QObject):
     def contentColorFor(self, background: str) -> str:  # noqa: N802
         """The scheme's content colour for a container colour ("" when it is no scheme colour)."""
         return self._scheme.content_color(self._scheme.color(background, "")) if background else ""
+
+    def attach_engine(self, engine: Any) -> None:
+        """The QML engine showing this controller's scene (for image providers it adds)."""
+        self._engine = engine
+
+    @Slot(str, result=str)
+    def roundedImage(self, job: str) -> str:  # noqa: N802
+        """The `image://rounded/` URL of an image drawn into its box with rounded corners
+        (`job`: JSON {url, w, h, scale, radii, ratio}); registers the provider on first use."""
+        engine = self._engine
+        if engine is None:
+            return ""
+        from urllib.parse import quote
+
+        from studio.preview.scene import add_rounded_images
+
+        add_rounded_images(engine)
+        return "image://rounded/" + quote(job, safe="")
 
     @Slot()
     def dismissWindow(self) -> None:  # noqa: N802

@@ -64,6 +64,7 @@ class HeadlessScene:
         self.controller.set_appearance(appearance)
         self.view = QQuickView()
         configure_engine(self.view.engine())
+        self.controller.attach_engine(self.view.engine())
         self.view.rootContext().setContextProperty("preview", self.controller)
         self.view.setInitialProperties({"showFrame": False})
         self.view.setResizeMode(QQuickView.ResizeMode.SizeRootObjectToView)

@@ -45,6 +45,7 @@ class PreviewWidget(QWidget):
         self._controller.setParent(self._quick)
         self._quick.setResizeMode(QQuickWidget.ResizeMode.SizeRootObjectToView)
         configure_engine(self._quick.engine())
+        self._controller.attach_engine(self._quick.engine())
         self._quick.rootContext().setContextProperty("preview", self._controller)
         self._quick.setInitialProperties({"showFrame": show_frame})
         self._quick.setSource(qml_url())

@@ -43,7 +43,7 @@ Item {
         visible: root.rounded && root.ready
         cache: false
         source: !root.rounded || !root.ready || width <= 0 || height <= 0 ? ""
-            : "image://rounded/" + encodeURIComponent(JSON.stringify({
+            : preview.roundedImage(JSON.stringify({
                 url: root.url, w: width, h: height, scale: d.p.contentScale || "fit",
                 radii: [d.st.rTL >= 0 ? d.st.rTL : d.cornerRadius, d.st.rTR >= 0 ? d.st.rTR : d.cornerRadius,
                         d.st.rBR >= 0 ? d.st.rBR : d.cornerRadius, d.st.rBL >= 0 ? d.st.rBL : d.cornerRadius],
