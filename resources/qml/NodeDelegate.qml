@@ -43,7 +43,7 @@ Item {
     }
     readonly property bool floating: nodeType === "dialog" || nodeType === "snackbar" || nodeType === "bottomSheet"
     // Takes part in its parent's layout (hidden nodes and hoisted modals take no space).
-    readonly property bool inFlow: shown && !floating
+    readonly property bool inFlow: (shown || reveal > 0) && !floating
     readonly property bool tappable: n !== null && n.tappable
     readonly property Item content: loader.item
     // Types that handle their own clicks call preview.tap themselves.
@@ -99,8 +99,8 @@ Item {
     // component that owns its tap asks for the same through `reservesTouchTarget`.
     readonly property bool reserves: (tappable && L.reserveRoles.indexOf(nodeType) < 0)
         || (content !== null && content.reservesTouchTarget === true)
-    readonly property real slotW: reserves ? L.clamp(Math.max(mW, L.touchTarget), c0.minW, c0.maxW) : mW
-    readonly property real slotH: reserves ? L.clamp(Math.max(mH, L.touchTarget), c0.minH, c0.maxH) : mH
+    readonly property real slotW: reserves ? L.clamp(Math.max(width, L.touchTarget), c0.minW, c0.maxW) : width
+    readonly property real slotH: reserves ? L.clamp(Math.max(height, L.touchTarget), c0.minH, c0.maxH) : height
     // Locals for the children: the content colour a component provides, and consumed insets.
     readonly property var locals: {
         var color = content && content.contentColor !== undefined ? content.contentColor : inh.contentColor;
@@ -111,30 +111,37 @@ Item {
     // Compose's LocalContentColor here: what unstyled text and icons are drawn in.
     readonly property color contentColor: inh.contentColor || preview.colors.onSurface
 
-    implicitWidth: mW
-    implicitHeight: mH
-    width: mW
-    height: mH
-    visible: shown && !floating
-    opacity: (st.alpha === undefined ? 1 : st.alpha) * (p.transition === "fade" ? enter : 1)
+    // visibleWhen transitions as the phone's (PrototypeMotion.kt `prototypeEnterTransition`,
+    // `prototypeExitTransition`): every node with a visibleWhen animates when it appears and when
+    // it goes, `transition` unset too (fade + expand in, fade + shrink out); "fade" fades,
+    // "expand" expands/shrinks, "slide" slides vertically (half its height from above) and fades,
+    // "none" and `motion: "none"` switch it off (`prototypeMotionEnabled`). `reveal` runs 0..1; a
+    // leaving node stays drawn (and in its parent's layout) until it reaches 0.
+    readonly property string transitionKind: p.transition || "default"
+    readonly property bool animated: n !== null && n.conditional === 1 && transitionKind !== "none"
+        && preview.motion && !preview.editMode
+    property real reveal: shown ? 1 : 0
+    Behavior on reveal {
+        enabled: d.animated
+        NumberAnimation { duration: 300; easing.type: Easing.OutCubic }
+    }
+    readonly property bool fades: transitionKind !== "expand"
+    readonly property real grow: transitionKind === "expand" || transitionKind === "default" ? reveal : 1
+    readonly property real lift: transitionKind === "slide" ? -(1 - reveal) * height / 2 : 0
+    readonly property bool growing: grow < 1
+    // The measured size, and the drawn one while it expands or shrinks.
+    readonly property real naturalWidth: mW
+    readonly property real naturalHeight: mH
+    implicitWidth: mW * grow
+    implicitHeight: mH * grow
+    width: mW * grow
+    height: mH * grow
+    visible: (shown || reveal > 0) && !floating
+    clip: growing
+    opacity: (st.alpha === undefined ? 1 : st.alpha) * (fades ? reveal : 1)
     scale: pressed && st.pressScale < 1 ? st.pressScale : 1
-    transform: (st.ox || st.oy || p.transition === "slide" || p.transition === "expand") ? [shift, grow] : []
-    Translate { id: shift; x: (d.st.ox || 0) + (d.p.transition === "slide" ? (1 - d.enter) * d.width : 0); y: d.st.oy || 0 }
-    Scale { id: grow; yScale: d.p.transition === "expand" ? d.enter : 1 }
-
-    // Enter transitions (fade, expand, slide) when a node becomes visible; none with motion "none".
-    property real enter: 1
-    onShownChanged: {
-        if (shown && p.transition && p.transition !== "none" && preview.motion && !preview.editMode) {
-            enter = 0;
-            enterTimer.start();
-        }
-    }
-    Timer {
-        id: enterTimer
-        interval: 16; repeat: true
-        onTriggered: { d.enter = Math.min(1, d.enter + 0.08); if (d.enter >= 1) stop(); }
-    }
+    transform: (st.ox || st.oy || lift !== 0) ? [shift] : []
+    Translate { id: shift; x: d.st.ox || 0; y: (d.st.oy || 0) + d.lift }
 
     Loader {
         anchors.fill: parent
@@ -187,10 +194,13 @@ Item {
     }
     Loader {
         id: loader
-        x: d.padL
-        y: d.padT
-        width: Math.max(0, d.width - d.padH)
-        height: Math.max(0, d.height - d.padV)
+        // While it expands or shrinks the content keeps its full size, anchored at the box's
+        // bottom-end and clipped by it (expandIn/shrinkOut's default BottomEnd), so it never
+        // reflows mid-animation.
+        x: d.padL + (d.growing ? Math.min(0, d.width - d.naturalWidth) : 0)
+        y: d.padT + (d.growing ? Math.min(0, d.height - d.naturalHeight) : 0)
+        width: Math.max(0, (d.growing ? Math.max(d.width, d.naturalWidth) : d.width) - d.padH)
+        height: Math.max(0, (d.growing ? Math.max(d.height, d.naturalHeight) : d.height) - d.padV)
         // `cornerRadius` clips the content (SC: `modifier.clip(shape)`); the software scene graph
         // clips to the bounding rectangle, images clip to the rounded shape themselves.
         clip: d.st.hasRadius === true

@@ -17,7 +17,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -112,7 +112,7 @@ class HeadlessScene:
     def visible_summary(self, *, on_screen_only: bool = True) -> list[dict[str, Any]]:
         """What the scene shows: [{address, type, text, bounds}] (see `inspect.visible_nodes`)."""
         return visible_nodes(
-            self.screen_item(), self.controller.icon_family(), on_screen_only=on_screen_only
+            self.screen_item(), self.controller.icon_families(), on_screen_only=on_screen_only
         )
 
     def close(self) -> None:
@@ -149,8 +149,10 @@ def render_spec(
     height: int = 915,
     asset_dir: Path | None = None,
     chrome: bool = True,
+    inputs: Sequence[Path] = (),
 ) -> None:
-    """Render the spec's first screen (valid, components expanded) and save it as PNG; with
+    """Render the spec's first screen (valid, components expanded) and save it as PNG (never
+    over one of `inputs`, nor over anything but a regular file: `files.OutputRefused`); with
     `chrome`, inside the phone's status, navigation and dismiss bars."""
     resolver = directory_resolver(asset_dir) if asset_dir is not None else None
     scene = HeadlessScene(width, height, appearance, resolver, chrome=chrome)
@@ -161,7 +163,7 @@ def render_spec(
             raise SceneError("the scene produced no image")
         from studio.preview.files import save_image_atomic
 
-        save_image_atomic(image, out)
+        save_image_atomic(image, out, inputs=inputs)
     finally:
         scene.close()
 
@@ -290,6 +292,7 @@ def _main_single(argv: list[str]) -> int:
     parser.add_argument("--assets", type=Path, default=None)
     parser.add_argument("--software", action="store_true")
     parser.add_argument("--no-chrome", action="store_true")
+    parser.add_argument("--input", type=Path, action="append", default=[])
     args = parser.parse_args(argv)
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
     prepare_quick(True if args.software else None)
@@ -303,8 +306,9 @@ def _main_single(argv: list[str]) -> int:
             height=args.height,
             asset_dir=args.assets,
             chrome=not args.no_chrome,
+            inputs=args.input,
         )
-    except (SceneError, OSError) as exc:
+    except (SceneError, OSError, ValueError) as exc:  # ValueError: files.OutputRefused
         print(f"render: {exc}", file=sys.stderr)
         return 1
     finally:

@@ -34,38 +34,38 @@ _HEX = re.compile(r"#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})")
 #: draws for a spec without a seed (TH `prototypeBaseColorScheme`).
 BASELINE: dict[str, dict[str, str]] = {
     "light": {
-        "primary": "#FF6750A4", "onPrimary": "#FFFFFFFF", "primaryContainer": "#FFEADDFF",
-        "onPrimaryContainer": "#FF21005D", "inversePrimary": "#FFD0BCFF",
-        "secondary": "#FF625B71", "onSecondary": "#FFFFFFFF", "secondaryContainer": "#FFE8DEF8",
-        "onSecondaryContainer": "#FF1D192B",
-        "tertiary": "#FF7D5260", "onTertiary": "#FFFFFFFF", "tertiaryContainer": "#FFFFD8E4",
-        "onTertiaryContainer": "#FF31111D",
-        "background": "#FFFEF7FF", "onBackground": "#FF1D1B20", "surface": "#FFFEF7FF",
-        "onSurface": "#FF1D1B20", "surfaceVariant": "#FFE7E0EC", "onSurfaceVariant": "#FF49454F",
-        "surfaceTint": "#FF6750A4", "inverseSurface": "#FF322F35", "inverseOnSurface": "#FFF5EFF7",
-        "error": "#FFB3261E", "onError": "#FFFFFFFF", "errorContainer": "#FFF9DEDC",
-        "onErrorContainer": "#FF410E0B",
-        "outline": "#FF79747E", "outlineVariant": "#FFCAC4D0", "scrim": "#FF000000",
-        "surfaceBright": "#FFFEF7FF", "surfaceDim": "#FFDED8E1", "surfaceContainer": "#FFF3EDF7",
-        "surfaceContainerHigh": "#FFECE6F0", "surfaceContainerHighest": "#FFE6E0E9",
-        "surfaceContainerLow": "#FFF7F2FA", "surfaceContainerLowest": "#FFFFFFFF",
+        "primary": "#6750A4", "onPrimary": "#FFFFFF", "primaryContainer": "#EADDFF",
+        "onPrimaryContainer": "#21005D", "inversePrimary": "#D0BCFF",
+        "secondary": "#625B71", "onSecondary": "#FFFFFF", "secondaryContainer": "#E8DEF8",
+        "onSecondaryContainer": "#1D192B",
+        "tertiary": "#7D5260", "onTertiary": "#FFFFFF", "tertiaryContainer": "#FFD8E4",
+        "onTertiaryContainer": "#31111D",
+        "background": "#FEF7FF", "onBackground": "#1D1B20", "surface": "#FEF7FF",
+        "onSurface": "#1D1B20", "surfaceVariant": "#E7E0EC", "onSurfaceVariant": "#49454F",
+        "surfaceTint": "#6750A4", "inverseSurface": "#322F35", "inverseOnSurface": "#F5EFF7",
+        "error": "#B3261E", "onError": "#FFFFFF", "errorContainer": "#F9DEDC",
+        "onErrorContainer": "#410E0B",
+        "outline": "#79747E", "outlineVariant": "#CAC4D0", "scrim": "#000000",
+        "surfaceBright": "#FEF7FF", "surfaceDim": "#DED8E1", "surfaceContainer": "#F3EDF7",
+        "surfaceContainerHigh": "#ECE6F0", "surfaceContainerHighest": "#E6E0E9",
+        "surfaceContainerLow": "#F7F2FA", "surfaceContainerLowest": "#FFFFFF",
     },
     "dark": {
-        "primary": "#FFD0BCFF", "onPrimary": "#FF381E72", "primaryContainer": "#FF4F378B",
-        "onPrimaryContainer": "#FFEADDFF", "inversePrimary": "#FF6750A4",
-        "secondary": "#FFCCC2DC", "onSecondary": "#FF332D41", "secondaryContainer": "#FF4A4458",
-        "onSecondaryContainer": "#FFE8DEF8",
-        "tertiary": "#FFEFB8C8", "onTertiary": "#FF492532", "tertiaryContainer": "#FF633B48",
-        "onTertiaryContainer": "#FFFFD8E4",
-        "background": "#FF141218", "onBackground": "#FFE6E0E9", "surface": "#FF141218",
-        "onSurface": "#FFE6E0E9", "surfaceVariant": "#FF49454F", "onSurfaceVariant": "#FFCAC4D0",
-        "surfaceTint": "#FFD0BCFF", "inverseSurface": "#FFE6E0E9", "inverseOnSurface": "#FF322F35",
-        "error": "#FFF2B8B5", "onError": "#FF601410", "errorContainer": "#FF8C1D18",
-        "onErrorContainer": "#FFF9DEDC",
-        "outline": "#FF938F99", "outlineVariant": "#FF49454F", "scrim": "#FF000000",
-        "surfaceBright": "#FF3B383E", "surfaceDim": "#FF141218", "surfaceContainer": "#FF211F26",
-        "surfaceContainerHigh": "#FF2B2930", "surfaceContainerHighest": "#FF36343B",
-        "surfaceContainerLow": "#FF1D1B20", "surfaceContainerLowest": "#FF0F0D13",
+        "primary": "#D0BCFF", "onPrimary": "#381E72", "primaryContainer": "#4F378B",
+        "onPrimaryContainer": "#EADDFF", "inversePrimary": "#6750A4",
+        "secondary": "#CCC2DC", "onSecondary": "#332D41", "secondaryContainer": "#4A4458",
+        "onSecondaryContainer": "#E8DEF8",
+        "tertiary": "#EFB8C8", "onTertiary": "#492532", "tertiaryContainer": "#633B48",
+        "onTertiaryContainer": "#FFD8E4",
+        "background": "#141218", "onBackground": "#E6E0E9", "surface": "#141218",
+        "onSurface": "#E6E0E9", "surfaceVariant": "#49454F", "onSurfaceVariant": "#CAC4D0",
+        "surfaceTint": "#D0BCFF", "inverseSurface": "#E6E0E9", "inverseOnSurface": "#322F35",
+        "error": "#F2B8B5", "onError": "#601410", "errorContainer": "#8C1D18",
+        "onErrorContainer": "#F9DEDC",
+        "outline": "#938F99", "outlineVariant": "#49454F", "scrim": "#000000",
+        "surfaceBright": "#3B383E", "surfaceDim": "#141218", "surfaceContainer": "#211F26",
+        "surfaceContainerHigh": "#2B2930", "surfaceContainerHighest": "#36343B",
+        "surfaceContainerLow": "#1D1B20", "surfaceContainerLowest": "#0F0D13",
     },
 }  # fmt: skip
 
@@ -127,6 +127,12 @@ def _obj(value: object) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def _opaque(value: str) -> str:
+    """A hex colour in one spelling for comparisons: #RRGGBB when fully opaque."""
+    text = value.upper()
+    return "#" + text[3:] if len(text) == 9 and text.startswith("#FF") else text
+
+
 def _is_hex(value: object) -> bool:
     return isinstance(value, str) and _HEX.fullmatch(value) is not None
 
@@ -139,9 +145,9 @@ def _argb(hex_color: str) -> tuple[int, int, int, int]:
 
 
 def _hex(rgb: tuple[float, float, float]) -> str:
-    """Floats 0..1 as #FFRRGGBB, rounded as Compose's `Color.toArgb` (x * 255 + 0.5)."""
+    """Floats 0..1 as #RRGGBB, rounded as Compose's `Color.toArgb` (x * 255 + 0.5)."""
     r, g, b = (min(255, max(0, int(c * 255.0 + 0.5))) for c in rgb)
-    return f"#FF{r:02X}{g:02X}{b:02X}"
+    return f"#{r:02X}{g:02X}{b:02X}"
 
 
 def _channel(c: float) -> float:
@@ -265,9 +271,9 @@ def seed_scheme(seed: str, dark: bool) -> dict[str, str]:
 def content_color_for(colors: Mapping[str, str], background: str) -> str:
     """The role colour drawn on `background` (Material's `ColorScheme.contentColorFor`, which
     matches by colour value), or "" when it names no scheme colour."""
-    value = background.upper()
+    value = _opaque(background)
     for role, on in _CONTENT_FOR:
-        if colors.get(role) == value:
+        if _opaque(colors.get(role, "")) == value:
             return colors[on]
     return ""
 
@@ -282,8 +288,8 @@ class Scheme:
     font_family: str = "sans-serif"
     #: extraSmall .. extraLarge corner radii (dp) of the theme's `shapes.corner`.
     shapes: tuple[float, float, float, float, float] = SHAPE_STEPS["medium"]
-    #: How light/dark was decided (AP `PrototypeAppearanceSource`): explicit, system,
-    #: role_luminance or authored_background.
+    #: How light/dark was decided, in the wire names of AP `PrototypeAppearanceSource`:
+    #: explicit, system, roleLuminance or authoredBackground.
     source: str = "system"
     extras: Mapping[str, Any] = field(default_factory=dict)
 
@@ -292,8 +298,7 @@ class Scheme:
         if isinstance(value, dict):
             value = value.get("dark" if self.dark else "light")
         if _is_hex(value):
-            text = str(value).upper()
-            return text if len(text) == 9 else "#FF" + text[1:]
+            return str(value).upper()
         if isinstance(value, str) and value in _ROLE_SET:
             hex_color = self.colors[value]
             return with_alpha(hex_color, 0.4) if value == "scrim" else hex_color
@@ -440,9 +445,9 @@ def resolve_appearance(
     colors = _obj(theme.get("colors"))
     role = colors.get("background") or colors.get("surface")
     if _is_hex(role):
-        return luminance(str(role)) < DARK_LUMINANCE_CEILING, "role_luminance"
+        return luminance(str(role)) < DARK_LUMINANCE_CEILING, "roleLuminance"
     if authored is not None:
-        return luminance(authored) < DARK_LUMINANCE_CEILING, "authored_background"
+        return luminance(authored) < DARK_LUMINANCE_CEILING, "authoredBackground"
     return device_dark, "system"
 
 
@@ -479,7 +484,7 @@ def build_scheme(spec: Mapping[str, Any], appearance: str = "light", runtime: An
             and not device_colour
             and (luminance(authored) < DARK_LUMINANCE_CEILING) == dark
         ):
-            surface = "#FF" + authored[1:].upper() if len(authored) == 7 else authored.upper()
+            surface = authored.upper()
             for role in (
                 "background", "surface", "surfaceContainer", "surfaceContainerLow",
                 "surfaceContainerHigh", "surfaceContainerHighest",
@@ -488,8 +493,7 @@ def build_scheme(spec: Mapping[str, Any], appearance: str = "light", runtime: An
     for roles in (colors_spec, _obj(colors_spec.get("dark" if dark else "light"))):
         for role, value in roles.items():
             if role in _ROLE_SET and _is_hex(value):
-                text = str(value).upper()
-                colors[role] = text if len(text) == 9 else "#FF" + text[1:]
+                colors[role] = str(value).upper()
     typography = _obj(theme.get("typography"))
     scale = typography.get("scale", 1.0)
     family = _FAMILIES.get(str(typography.get("fontFamily", "sans")), "sans-serif")

@@ -39,6 +39,8 @@ def preview(quick: Any, qtbot: Any) -> Iterator[Any]:
     from studio.preview.widget import PreviewWidget
 
     widget = PreviewWidget(show_frame=False)
+    # Without the device chrome (as the `scene` fixture): the window is the whole screen.
+    widget.set_device_chrome(False)
     widget.resize(412, 915)
     qtbot.addWidget(widget)
     widget.show()

@@ -146,6 +146,7 @@ def test_the_keyboard_shows_while_a_text_field_has_the_focus_and_pads_ime(
             "safeAreaPadding": {"edges": ["bottom"], "types": ["ime"]},
             "children": [{"type": "textField", "id": "field", "stateKey": "q", "placeholder": "Q"},
                          {"type": "spacer", "style": {"weight": 1}}, box("end", 10, 10)]}  # fmt: skip
+    preview.set_device_chrome(True)
     preview.set_spec(spec_of(root, state={"q": ""}))
     from PySide6.QtCore import QPoint, Qt
 
@@ -199,6 +200,7 @@ def test_the_dismiss_bar_dismisses_the_prototype_as_the_user(preview: Any, qtbot
     from PySide6.QtCore import QPoint, Qt
     from PySide6.QtQuick import QQuickItem
 
+    preview.set_device_chrome(True)
     preview.set_spec(spec_of(box("b", 50, 50, background="#0000FF")))
     bar = preview.screen_item().findChild(QQuickItem, "dismissBar")
     point = bar.mapToScene(bar.boundingRect().bottomRight()) - QPoint(60, 16).toPointF()

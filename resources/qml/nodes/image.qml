@@ -5,6 +5,7 @@
 // broken-image glyph (IM `defaultMinSize(24.dp, 24.dp)`, TH `prototypePlaceholderColor`).
 import QtQuick
 import QtQuick.Window
+import ".."
 
 Item {
     id: root
@@ -63,11 +64,10 @@ Item {
         anchors.fill: parent
         visible: !root.ready
         color: d.st.bg !== "" ? "transparent" : preview.colors.surfaceVariant
-        Text {
+        MIcon {
             anchors.centerIn: parent
-            text: preview.glyph("broken_image")
-            font.family: preview.iconFont
-            font.pixelSize: 24
+            name: "broken_image"
+            size: 24
             color: preview.colors.onSurfaceVariant
         }
     }
