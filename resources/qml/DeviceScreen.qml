@@ -143,28 +143,29 @@ Rectangle {
             }
             NodeDelegate {
                 id: rootDelegate
-                managed: true
                 n: preview.root
                 inh: ({})
-                x: (slotW - width) / 2
-                y: (slotH - height) / 2
                 // The window wraps a floating root; fullscreen and sheets offer their whole area.
                 readonly property real maxW: screen.kind === "floating" ? screen.width : contentArea.width
                 readonly property real maxH: screen.kind === "floating" ? screen.height : contentArea.height
-                function place() { constrain(0, maxW, 0, maxH, 0); }
-                // Measured in the next event-loop pass, not in the one that built the tree: a
-                // new spec's creation and its measuring are two shorter GUI-thread steps.
-                onMaxWChanged: rootMeasure.schedule()
-                onMaxHChanged: rootMeasure.schedule()
-                onContentChanged: rootMeasure.schedule()
-                Component.onCompleted: rootMeasure.schedule()
+                onMaxWChanged: preview.placeRoot(maxW, maxH)
+                onMaxHChanged: preview.placeRoot(maxW, maxH)
+                Component.onCompleted: {
+                    preview.attachMeasure(measure);
+                    preview.placeRoot(maxW, maxH);
+                }
             }
-            Scheduler { id: rootMeasure; run: rootDelegate.place }
+            // The layout measures text with these items (they go with the scene).
+            Measure { id: measure }
             Item {
                 id: overlay
                 objectName: "overlay"
                 anchors.fill: parent
                 z: 10
+                // Dialogs, sheets and snackbars lay out in this area.
+                onWidthChanged: preview.setArea(width, height)
+                onHeightChanged: preview.setArea(width, height)
+                Component.onCompleted: preview.setArea(width, height)
             }
         }
         Rectangle {
@@ -295,7 +296,12 @@ Rectangle {
     }
 
     function deepest(item, x, y) {
-        var kids = item.children;
+        // topmost first: by stacking order (`z`, then the order they were made in)
+        var kids = [];
+        for (var j = 0; j < item.children.length; ++j) kids.push(item.children[j]);
+        kids = kids.map(function(c, at) { return {c: c, at: at}; })
+            .sort(function(a, b) { return a.c.z - b.c.z || a.at - b.at; })
+            .map(function(e) { return e.c; });
         for (var i = kids.length - 1; i >= 0; --i) {
             var c = kids[i];
             if (!c.visible || c.opacity <= 0) continue;

@@ -5,7 +5,8 @@
 // 24 dp a side, or 16/24 with an 18 dp icon and an 8 dp gap (ButtonDefaults.ContentPadding,
 // ButtonWithIconContentPadding, IconSize, IconSpacing). AutoMobile passes that padding to every
 // variant, text buttons included (CO `RenderPrototypeButton`); the dialog's and snackbar's own
-// TextButtons keep TextButtonContentPadding (12 dp, MC `PrototypeDialogTextButton`).
+// TextButtons keep TextButtonContentPadding (12 dp, MC `PrototypeDialogTextButton`). The layout
+// sizes it from its label (layout.py `_button`): keep the two in step.
 import QtQuick
 import QtQuick.Controls
 
@@ -69,15 +70,10 @@ AbstractButton {
                 anchors.verticalCenter: parent.verticalCenter
                 sourceComponent: MIcon { name: b.iconName; size: 18; color: b.textColor }
             }
-            Text {
+            ButtonLabel {
                 text: b.text
                 color: b.textColor
-                font.family: preview.fontFamily
-                font.pixelSize: 14 * preview.typeScale
-                font.weight: 500
-                font.letterSpacing: 0.1
                 anchors.verticalCenter: parent.verticalCenter
-                elide: Text.ElideRight
             }
         }
     }

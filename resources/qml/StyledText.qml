@@ -1,14 +1,17 @@
 // A Text in a node's text style over a Material type role. `role: "plain"` is a text node
 // without a `textStyle`: 14 sp on the body style's line height (SC "text"). Only the node's own
-// style applies; nothing comes from its containers. Lines keep their glyphs centred in the line
-// height, as Compose's default LineHeightStyle (Alignment.Center) does.
+// style applies (`ts`: its text style, `nodeStyle`: its maxLines, overflow and decoration);
+// nothing comes from its containers. Lines keep their glyphs centred in the line height, as
+// Compose's default LineHeightStyle (Alignment.Center) does. The layout measures text with
+// instances of this same item (Measure.qml), so what it measures is what is drawn.
 import QtQuick
 
 Text {
     id: t
     property string role: "bodyLarge"
     property color defaultColor: preview.colors.onSurface || "#1D1B20"
-    readonly property var ts: d.ts || ({})
+    property var ts: ({})
+    property var nodeStyle: ({})
     readonly property var base: {
         preview.themeRev;
         return preview.typeRole(role);
@@ -27,15 +30,15 @@ Text {
     font.weight: ts.weight || base.weight
     font.italic: ts.italic === true
     font.letterSpacing: ts.letterSpacing !== undefined ? ts.letterSpacing : base.letterSpacing
-    font.underline: d.st.decoration === "underline" || d.st.decoration === "underlineLineThrough"
-    font.strikeout: d.st.decoration === "lineThrough" || d.st.decoration === "underlineLineThrough"
+    font.underline: nodeStyle.decoration === "underline" || nodeStyle.decoration === "underlineLineThrough"
+    font.strikeout: nodeStyle.decoration === "lineThrough" || nodeStyle.decoration === "underlineLineThrough"
     lineHeightMode: Text.FixedHeight
     lineHeight: lineBox
     wrapMode: Text.Wrap
-    maximumLineCount: d.st.maxLines > 0 ? d.st.maxLines : 100000
+    maximumLineCount: nodeStyle.maxLines > 0 ? nodeStyle.maxLines : 100000
     // Overflow: clip unless `ellipsis` or `visible` (RM `mapPrototypeStyle`).
-    elide: d.st.overflow === "ellipsis" ? Text.ElideRight : Text.ElideNone
-    clip: d.st.overflow !== "visible" && elide === Text.ElideNone && (truncated || height + 0.5 < implicitHeight)
+    elide: nodeStyle.overflow === "ellipsis" ? Text.ElideRight : Text.ElideNone
+    clip: nodeStyle.overflow !== "visible" && elide === Text.ElideNone && (truncated || height + 0.5 < implicitHeight)
     horizontalAlignment: ts.align === "center" ? Text.AlignHCenter : ts.align === "end" ? Text.AlignRight
         : ts.align === "justify" ? Text.AlignJustify : Text.AlignLeft
     verticalAlignment: Text.AlignTop

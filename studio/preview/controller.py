@@ -4,29 +4,22 @@ from __future__ import annotations
 
 import logging
 import math
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
+from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QFontDatabase
 
 from studio.preview import icons
 from studio.preview.device import DeviceProfile, profile_for
-from studio.preview.nodes import (
-    ANY_KEY,
-    LazyAddresses,
-    NodeObject,
-    build_children,
-    build_tree,
-    same_shape,
-)
+from studio.preview.layout import LNode
+from studio.preview.nodes import NodeObject, child_entries, own_fields, same_shape
 from studio.preview.palette import Palette
 from studio.preview.scheme import Scheme, build_scheme
 from studio.preview.styles import resolve_style
+from studio.preview.tree import SceneTree
 from studio.runtime import Runtime, StateWriteError
-from studio.spec.address import addresses as spec_addresses
 
 AssetResolver = Callable[[str], "str | Path | None"]
 log = logging.getLogger(__name__)
@@ -39,7 +32,7 @@ def appearance_source(spec: Mapping[str, Any]) -> str:
 
 
 class PreviewController(QObject):
-    """Owns the Runtime, the node tree and the theme of one preview; QML calls its slots."""
+    """Owns the Runtime, the layout tree and the theme of one preview; QML calls its slots."""
 
     rootChanged = Signal()
     themeChanged = Signal()
@@ -63,6 +56,7 @@ class PreviewController(QObject):
         self._asset_resolver = asset_resolver
         self._runtime: Runtime | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._tree = SceneTree(self)
         self._root: NodeObject | None = None
         self._appearance = "system"
         self._scheme: Scheme = build_scheme({}, "light")
@@ -75,18 +69,19 @@ class PreviewController(QObject):
         self._device: DeviceProfile = profile_for(412, 915)
         self._device_chrome = True
         self._keyboard = False
-        self._layouts_queued = 0
         self._shown_active = True
         self._engine: Any = None
         self._clock24 = False
-        self._by_key: dict[str, set[NodeObject]] = defaultdict(set)
-        self._by_address: dict[str, list[NodeObject]] = defaultdict(list)
         self._fonts: dict[str, str] = {}
         self._last_sequence = -1
         self._replacing = False
-        self._addresses: LazyAddresses | None = None
+        self._layout_timer = QTimer(self)
+        self._layout_timer.setSingleShot(True)
+        self._layout_timer.setInterval(0)
+        self._layout_timer.timeout.connect(self._run_layout)
         self.delegates_created = 0
         self.created_addresses: list[str] = []
+        self._sync_tree_env()
 
     # -- spec lifecycle ---------------------------------------------------------------
     @property
@@ -96,6 +91,11 @@ class PreviewController(QObject):
     @property
     def root_node(self) -> NodeObject | None:
         return self._root
+
+    @property
+    def tree(self) -> SceneTree:
+        """The layout tree and what of it is instantiated."""
+        return self._tree
 
     def set_spec(self, spec: dict[str, Any], appearance: str | None = None) -> None:
         """Show a new spec from scratch (new runtime state), in `appearance` when given (the
@@ -114,7 +114,8 @@ class PreviewController(QObject):
         """Re-show an edited spec in place (Runtime.replace: pager pages kept, the new spec's state
         wins): nodes at `changed_addresses` are replaced (only their delegate subtrees rebuild),
         any other node whose own fields differ is updated in place."""
-        if self._runtime is None or self._root is None:
+        root = self._tree.root
+        if self._runtime is None or root is None:
             self.set_spec(spec)
             return
         old_spec = self._runtime.spec
@@ -128,42 +129,55 @@ class PreviewController(QObject):
         window_changed = old_spec.get("window") != spec.get("window")
         changed = set(changed_addresses)
         new_root = spec["root"]
-        if "root" in changed or not same_shape(self._root.node, new_root):
+        if "root" in changed or not same_shape(root.node, new_root):
             self._rebuild_all(spec)
             return
-        self._addresses = None
-        self._sync(self._root, new_root, changed)
+        self._tree.reset_addresses(spec)
+        self._sync(root, new_root, changed)
         # Also without a theme edit: the leading chain's background may have changed.
         self._refresh_theme()
         if window_changed:
             self.windowChanged.emit()
             self.insetsChanged.emit()
+            self._sync_tree_env()
         # Only the bindings that read state or pages the re-show changed are re-evaluated.
         state = self._runtime.state
         keys = {k for k in set(old_state) | set(state) if old_state.get(k) != state.get(k)}
         pages = self._runtime.pages
         pagers = {p for p in set(old_pages) | set(pages) if old_pages.get(p) != pages.get(p)}
-        self._bump(keys, pagers)
+        self._bump(keys, pagers, now=True)
+        self._tree.relayout()
 
-    def _sync(self, obj: NodeObject, node: dict[str, Any], changed: set[str]) -> None:
-        """Bring `obj` (and its subtree) up to `node`. Equal subtrees are skipped at C speed."""
-        if node is obj.node or node == obj.node:
+    def _sync(self, ln: LNode, node: dict[str, Any], changed: set[str]) -> None:
+        """Bring `ln` (and its subtree) up to `node`. Equal subtrees are skipped at C speed."""
+        if node is ln.node:
             return
-        if node.get("id") != obj.node.get("id") or (obj._address in changed and not obj._scope):
-            self._replace(obj, node)
+        if node == ln.node:
+            ln.node = node  # the shared subtree's identity, for the next edit's `is` check
             return
-        obj.set_fields(node)
-        self._index(obj)
-        kids = obj.children_nodes
+        if node.get("id") != ln.node.get("id") or (
+            not ln.scope and self._tree.address(ln) in changed
+        ):
+            self._replace(ln, node)
+            return
+        old = ln.node
+        ln.node = node
+        if own_fields(old) != own_fields(node):
+            self._tree.reindex(ln)
+            ln.invalidate()
+            if ln.obj is not None:
+                ln.obj.refresh()
+                ln.obj.bump()
+        if not ln.kids_made:
+            return  # never laid out: its children are made from the new node when needed
+        kids = ln.built_kids
         if node.get("repeat") is not None:
-            from studio.preview.nodes import child_entries
-
-            entries = child_entries(node, obj.path)
+            entries = child_entries(node, ln.path)
             if len(entries) != len(kids) or any(
                 k.path in changed or not same_shape(k.node, c)
                 for k, (c, _, _) in zip(kids, entries, strict=False)
             ):
-                self._replace(obj, node)
+                self._replace(ln, node)
                 return
             for kid, (child, _, _) in zip(kids, entries, strict=True):
                 self._sync(kid, child, changed)
@@ -179,54 +193,18 @@ class PreviewController(QObject):
             else:
                 self._replace(kid, child)
 
-    def _table(self) -> LazyAddresses:
-        """path -> address of the spec being applied, computed when an id needs it."""
-        if self._addresses is None:
-            self._addresses = LazyAddresses(self._runtime.spec if self._runtime else {})
-        return self._addresses
-
-    def _replace(self, obj: NodeObject, node: dict[str, Any]) -> None:
-        """A new subtree for `obj` (its delegate reloads); a node whose type or address changed
+    def _replace(self, ln: LNode, node: dict[str, Any]) -> None:
+        """A new subtree for `ln` (its delegate reloads); a node whose type or address changed
         is rebuilt by its parent instead (addresses are fixed per object)."""
-        table = self._table()
-        address = obj.path if not node.get("id") else table.get(obj.path, obj.path)
-        if address != obj._address or node.get("type") != obj._type:
-            parent = obj.parent()
-            if isinstance(parent, NodeObject):
-                self._replace(parent, parent.node)
+        obj = ln.obj
+        moved = obj is not None and self._tree.address_for(ln, node) != obj.address
+        if moved or (obj is not None and node.get("type") != ln.type):
+            if ln.parent is not None:
+                self._replace(ln.parent, ln.parent.node)
                 return
             self._rebuild_all(self._runtime.spec if self._runtime else {"root": node})
             return
-        for old in obj.walk():
-            self._unindex(old)
-        obj.node = node
-        obj.replace(node, build_children(obj, table))
-        for new in obj.walk():
-            self._index(new)
-
-    def _index(self, obj: NodeObject) -> None:
-        self._unindex(obj)
-        keys = set(obj.deps)
-        if obj._type == "pager":
-            keys.add("pager:" + str(obj.node.get("id", "")))
-        elif obj._type in ("tabBar", "bottomNav") and obj.node.get("pager"):
-            keys.add("pager:" + str(obj.node["pager"]))
-        if obj._pager and any("{page" in str(v) for v in obj._props.values()):
-            keys.add("pager:" + obj._pager)
-        obj.indexed_keys = frozenset(keys)
-        for key in keys:
-            self._by_key[key].add(obj)
-        entries = self._by_address[obj._address]
-        if obj not in entries:
-            entries.append(obj)
-
-    def _unindex(self, obj: NodeObject) -> None:
-        for key in obj.indexed_keys:
-            self._by_key[key].discard(obj)
-        obj.indexed_keys = frozenset()
-        entries = self._by_address.get(obj._address)
-        if entries and obj in entries:
-            entries.remove(obj)
+        self._tree.replace_subtree(ln, node)
 
     def _device_appearance(self) -> str:
         """The device's light/dark: the preview's switch; "system" follows the desktop."""
@@ -245,33 +223,34 @@ class PreviewController(QObject):
         return build_scheme(spec, self._device_appearance(), runtime)
 
     def _rebuild_all(self, spec: dict[str, Any]) -> None:
-        old = self._root
         self._scheme = self._build_scheme(spec)
         self._palette.set_colors(self._scheme.colors)
-        self._root = build_tree(spec["root"], "root", spec_addresses(spec), parent=self)
-        self._reindex()
         self._theme_rev += 1
+        self._sync_tree_env()
+        self._tree.measurer.reset()
         self.themeChanged.emit()
         self.windowChanged.emit()
         self.insetsChanged.emit()
+        self._root = self._tree.show(spec)
         self.rootChanged.emit()
-        if old is not None:
-            old.deleteLater()
 
-    def _reindex(self) -> None:
-        self._by_key.clear()
-        self._by_address.clear()
-        if self._root is None:
-            return
-        for obj in self._root.walk():
-            obj.indexed_keys = frozenset()
-            self._index(obj)
+    def _sync_tree_env(self) -> None:
+        """What the layout reads of the device, window and modes."""
+        tree = self._tree
+        tree.insets = self._get_insets()
+        tree.density = self._device.density
+        tree.device_width = self._device.width
+        tree.device_height = self._device.height
+        tree.clock24 = self._clock24
+        tree.motion = bool(self._get_motion())
+        tree.edit_mode = self._edit_mode
 
     def reset_state(self) -> None:
         if self._runtime is not None:
             self._runtime.reset()
             self._skip_events()
-            self._bump_all()
+            self._tree.invalidate_all()
+            self._schedule_layout()
 
     def _skip_events(self) -> None:
         events = self._runtime.events if self._runtime is not None else []
@@ -286,11 +265,6 @@ class PreviewController(QObject):
                 self._last_sequence = int(event.sequence)
                 self.runtimeEvent.emit(event)
 
-    def _bump_all(self) -> None:
-        if self._root is not None:
-            for obj in self._root.walk():
-                obj.bump()
-
     def _on_change(self, change: Any) -> None:
         if self._replacing:  # apply_change works out what the re-show changed itself
             return
@@ -303,24 +277,38 @@ class PreviewController(QObject):
             self._shown_active = self._runtime.active
             self.windowChanged.emit()
         if change.spec or change.data:
-            self._bump_all()
+            self._tree.invalidate_all()
+            self._schedule_layout()
             return
-        self._bump(change.keys, change.pagers)
+        # Laid out now, as the bindings of the old scene re-evaluated: what a tap or a state
+        # write shows (or hides, without motion) is there before the caller looks again.
+        self._bump(change.keys, change.pagers, now=True)
+        self._tree.relayout()
         # The leading chain (visibility, styles, pages) may have repainted the screen colour.
         self._refresh_theme()
 
-    def _bump(self, keys: Iterable[str], pagers: Iterable[str]) -> None:
-        """Re-evaluate the nodes that read these state keys or pagers."""
+    def _bump(self, keys: Iterable[str], pagers: Iterable[str], *, now: bool = False) -> None:
+        """Re-evaluate the nodes that read these state keys or pagers, then lay out again."""
         keys, pagers = list(keys), list(pagers)
         if not keys and not pagers:
             return
-        touched: set[NodeObject] = set(self._by_key.get(ANY_KEY, ()))
-        for key in keys:
-            touched.update(self._by_key.get(key, ()))
-        for pager in pagers:
-            touched.update(self._by_key.get("pager:" + pager, ()))
-        for obj in touched:
-            obj.bump()
+        self._tree.invalidate(self._tree.touched(keys, pagers))
+        if not now:
+            self._schedule_layout()
+
+    # -- layout scheduling --------------------------------------------------------------------
+    def _schedule_layout(self) -> None:
+        """Lay out in the next event-loop pass (many changes of one pass, one layout)."""
+        if not self._layout_timer.isActive():
+            self._layout_timer.start()
+
+    def _run_layout(self) -> None:
+        self._tree.relayout()
+
+    @property
+    def layouts_queued(self) -> int:
+        """Layouts waiting to run (0 when the scene has settled)."""
+        return int(self._layout_timer.isActive())
 
     # -- theme / device / edit mode -----------------------------------------------------
     def set_asset_resolver(self, resolver: AssetResolver | None) -> None:
@@ -357,9 +345,7 @@ class PreviewController(QObject):
         self._palette.set_colors(self._scheme.colors)
         self._theme_rev += 1
         self.themeChanged.emit()
-        self._bump_all()
-        if self._root is not None:
-            self._root.reload()
+        self._tree.restyle()
 
     @property
     def scheme(self) -> Scheme:
@@ -367,6 +353,7 @@ class PreviewController(QObject):
 
     def set_edit_mode(self, on: bool) -> None:
         self._edit_mode = bool(on)
+        self._sync_tree_env()
         self.editModeChanged.emit()
 
     def set_selected(self, address: str | None) -> None:
@@ -379,8 +366,10 @@ class PreviewController(QObject):
 
     def set_device_size(self, width: float, height: float) -> None:
         self._device = profile_for(width, height)
+        self._sync_tree_env()
         self.deviceChanged.emit()
         self.insetsChanged.emit()
+        self._tree.reinset()
 
     @property
     def device(self) -> DeviceProfile:
@@ -397,16 +386,85 @@ class PreviewController(QObject):
     def device_chrome(self) -> bool:
         return self._device_chrome
 
-    @property
-    def layouts_queued(self) -> int:
-        """Layout containers waiting to re-measure (0 when the scene has settled)."""
-        return self._layouts_queued
-
     def set_clock24(self, on: bool) -> None:
         """The device's 24-hour setting (`DateFormat.is24HourFormat`), which a time picker
         without `is24Hour` follows; 12-hour by default."""
         self._clock24 = bool(on)
+        self._sync_tree_env()
         self.deviceChanged.emit()
+        self._tree.invalidate_all()
+        self._schedule_layout()
+
+    # -- what the layout reads (layout.Host, through SceneTree) -----------------------------
+    def resolved_style(self, ln: LNode) -> dict[str, Any]:
+        node = ln.node
+        if "styleWhen" in node:
+            style = self._rt().effective_style(node, ln.scope or None)
+        else:
+            style = node.get("style") or {}
+        out = resolve_style(style, self._scheme)
+        asset = out["text"].get("fontAsset")
+        if asset:
+            out["text"]["family"] = self._font_asset(asset)
+        return out
+
+    def node_shown(self, ln: LNode) -> bool:
+        return self._rt().is_visible(ln.node, ln.scope or None)
+
+    def bind_text(self, ln: LNode, value: str) -> str:
+        if not value or "{" not in value:
+            return value
+        return self._rt().bind_text(value, ln.scope or None, pager=ln.pager or None)
+
+    def node_value(self, ln: LNode, key: str) -> Any:
+        rt = self._rt()
+        return rt.value(rt.bind_key(key, ln.scope or None) if "{" in key else key)
+
+    def asset_path(self, value: Any) -> str | None:
+        """The file of an image asset id (or `{light, dark}` pair); None when missing."""
+        if isinstance(value, dict):
+            value = value.get("dark" if self._scheme.dark else "light")
+        if not isinstance(value, str) or self._asset_resolver is None:
+            return None
+        path = self._asset_resolver(value)
+        if path is None or not Path(path).is_file():
+            return None
+        return str(path)
+
+    # -- layout, called from QML -------------------------------------------------------------
+    @Slot(QObject)
+    def attachMeasure(self, item: QObject) -> None:  # noqa: N802 (QML name)
+        """The scene's text measurer (Measure.qml): the layout measures text with it."""
+        self._tree.measurer.attach(item)
+        self._tree.relayout()
+
+    @Slot(float, float)
+    def placeRoot(self, max_w: float, max_h: float) -> None:  # noqa: N802 (QML name)
+        """The window offers the root this much space (fullscreen and sheets: their area)."""
+        self._tree.place_root(max_w, max_h)
+
+    @Slot(float, float)
+    def setArea(self, width: float, height: float) -> None:  # noqa: N802 (QML name)
+        """The window's content area (where dialogs, sheets and snackbars lay out)."""
+        self._tree.set_area(width, height)
+
+    @Slot(QObject, float, float)
+    def scrolled(self, n: NodeObject, x: float, y: float) -> None:
+        """A scroll container moved: instantiate what comes into view."""
+        if isinstance(n, NodeObject):
+            self._tree.scrolled(n.ln, x, y)
+
+    @Slot(QObject, float)
+    def revealed(self, n: NodeObject, value: float) -> None:
+        """A visibleWhen transition's progress (the node grows or shrinks with it)."""
+        if isinstance(n, NodeObject):
+            self._tree.revealed(n.ln, value)
+
+    @Slot(QObject, int, bool)
+    def pageMounted(self, n: NodeObject, index: int, on: bool) -> None:  # noqa: N802
+        """A pager made or dropped the delegate of one of its pages."""
+        if isinstance(n, NodeObject):
+            self._tree.page_mounted(n.ln, index, on)
 
     # -- properties for QML -----------------------------------------------------------------
     def _get_root(self) -> QObject | None:
@@ -824,7 +882,7 @@ class PreviewController(QObject):
         return self._scheme.content_color(self._scheme.color(background, "")) if background else ""
 
     def attach_engine(self, engine: Any) -> None:
-        """The QML engine showing this controller's scene (for image providers it adds)."""
+        """The QML engine showing this controller's scene (image providers, text measuring)."""
         self._engine = engine
 
     @Slot(str, result=str)
@@ -848,16 +906,14 @@ class PreviewController(QObject):
             return
         self._runtime.dismiss("user")
 
-    @Slot(int)
-    def layoutQueued(self, delta: int) -> None:  # noqa: N802
-        self._layouts_queued = max(0, self._layouts_queued + delta)
-
     @Slot(bool)
     def setKeyboard(self, shown: bool) -> None:  # noqa: N802
         """A text field took or lost the focus: the simulated keyboard shows or hides."""
         if bool(shown) != self._keyboard:
             self._keyboard = bool(shown)
+            self._sync_tree_env()
             self.insetsChanged.emit()
+            self._tree.reinset()
 
     @Slot(str)
     def pick(self, address: str) -> None:
@@ -868,5 +924,7 @@ class PreviewController(QObject):
     def created(self, n: NodeObject) -> None:
         self.delegates_created += 1
 
-    def nodes_at(self, address: str) -> list[NodeObject]:
-        return list(self._by_address.get(address, ()))
+    def close(self) -> None:
+        """Stop the layout's background work (before the scene goes)."""
+        self._layout_timer.stop()
+        self._tree.close()

@@ -21,12 +21,20 @@ def _is_delegate(item: QQuickItem) -> bool:
     return _prop(item, "isNodeDelegate") is True
 
 
+def children_in_order(item: QQuickItem) -> list[QQuickItem]:
+    """An item's children in stacking order (node delegates are made as they come into view and
+    carry their node's index as `z`)."""
+    kids = item.childItems()
+    return sorted(kids, key=lambda c: c.z()) if len(kids) > 1 else kids
+
+
 def _texts(item: QQuickItem, icon_font: Collection[str], out: list[str]) -> None:
-    for child in item.childItems():
+    for child in children_in_order(item):
         if _is_delegate(child) or not child.isVisible():
             continue
         name = child.metaObject().className()
-        if "Text" in name:  # QQuickText, QQuickTextField and QML types built on them
+        # QQuickText, QQuickTextInput, QQuickTextField and QML types built on them
+        if "Text" in name or child.inherits("QQuickText") or child.inherits("QQuickTextInput"):
             text = _prop(child, "text")
             font = _prop(child, "font")
             if isinstance(text, str) and text and (font is None or font.family() not in icon_font):
@@ -48,7 +56,7 @@ def visible_nodes(
     out: list[dict[str, Any]] = []
 
     def visit(item: QQuickItem) -> None:
-        for child in item.childItems():
+        for child in children_in_order(item):
             if not child.isVisible() or child.opacity() <= 0:
                 continue
             owner = _prop(child, "ownerDelegate")

@@ -1,20 +1,22 @@
-"""The Python-side node tree the QML delegates read: one QObject per rendered node.
+"""The QObjects the QML delegates read: one per instantiated node, and the node helpers around them.
 
-Each `NodeObject` holds its node's own fields (children stripped), its child NodeObjects, its
-address (`studio.spec.address`: id, else path), its repeat scope and its nearest pager. QML
-reads `props`, `kids` and `rev`; `rev` is bumped when runtime state the node reads changes, and
-`generation` when the node was replaced so that its delegate rebuilds its subtree.
+A `NodeObject` exists while its node is instantiated (on screen, or about to come into view); it
+reads through to its layout node (`studio.preview.layout.LNode`: the node, its scope, pager and
+measured place). QML reads `props`, `st` (resolved style), `geo` (size and place), `kids` (the
+children to instantiate) and `rev`; `rev` is bumped when runtime state the node reads changes,
+and `generation` when the node was replaced so that its delegate rebuilds its content.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal
 
-from studio.spec.address import address_of, addresses
+from studio.preview.layout import LNode
+from studio.spec.address import is_path
 from studio.spec.repeat import repeat_instances
 
 #: Node types whose content floats above the screen (reparented into the overlay layer).
@@ -90,56 +92,94 @@ def dependencies(fields: Mapping[str, Any], templated: bool) -> frozenset[str]:
 
 
 class NodeObject(QObject):
-    """One rendered node: its own fields, child NodeObjects and binding context."""
+    """One instantiated node, as its delegate reads it: its own fields, resolved style, the
+    layout's results (`geo`) and the children to instantiate (`kids`). Made when the node comes
+    into view and deleted when it leaves; the layout node (`ln`) lives on."""
 
     propsChanged = Signal()
+    styleChanged = Signal()
+    geoChanged = Signal()
     kidsChanged = Signal()
     revChanged = Signal()
     generationChanged = Signal()
 
-    def __init__(
-        self,
-        node: dict[str, Any],
-        path: str,
-        address: str,
-        scope: dict[str, Any],
-        pager: str,
-        parent: QObject | None = None,
-    ) -> None:
+    _next_key = 0
+
+    def __init__(self, ln: LNode, address: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.node = node
-        self.path = path
+        NodeObject._next_key += 1
+        self.key = NodeObject._next_key
+        self.ln = ln
         self._address = address
-        self._type = str(node.get("type", ""))
-        self._props = own_fields(node)
         self._qml_props: dict[str, Any] | None = None
-        self._scope = scope
-        self._pager = pager
+        self._style: dict[str, Any] | None = ln.st
+        self._shown_seen = self._get_shown()
+        self._geo: dict[str, Any] = {}
         self._kids: list[NodeObject] = []
         self._rev = 0
         self._generation = 0
-        self.deps = dependencies(self._props, bool(scope))
-        self.indexed_keys: frozenset[str] = frozenset()
+        ln.obj = self
+
+    # -- what the controller's slots read -------------------------------------------------
+    @property
+    def node(self) -> dict[str, Any]:
+        return self.ln.node
+
+    @property
+    def path(self) -> str:
+        return self.ln.path
+
+    @property
+    def _type(self) -> str:
+        return self.ln.type
+
+    @property
+    def _scope(self) -> dict[str, Any]:
+        return self.ln.scope
+
+    @property
+    def _pager(self) -> str:
+        return self.ln.pager
+
+    @property
+    def children_nodes(self) -> list[NodeObject]:
+        return self._kids
 
     # -- read by QML ------------------------------------------------------------------
+    def _get_key(self) -> int:
+        return self.key
+
     def _get_address(self) -> str:
         return self._address
 
+    def _get_order(self) -> int:
+        return self.ln.index
+
     def _get_type(self) -> str:
-        return self._type
+        return self.ln.type
 
     def _get_props(self) -> dict[str, Any]:
         if self._qml_props is None:
-            self._qml_props = qml_fields(self._props)
+            self._qml_props = qml_fields(own_fields(self.ln.node))
         return self._qml_props
 
-    def _get_tappable(self) -> int:  # int, not bool: see PreviewController
-        return int(bool(self._props.get("onTap")))
+    def _get_style(self) -> dict[str, Any]:
+        return self._style or {}
+
+    def _get_shown(self) -> int:  # int, not bool: see PreviewController
+        shown = self.ln.known_shown
+        return int(shown if shown is not None else "visibleWhen" not in self.ln.node)
+
+    def _get_tappable(self) -> int:
+        return int(bool(self.ln.node.get("onTap")))
 
     def _get_conditional(self) -> int:
         """1 when the node has a `visibleWhen`: only those animate their visibility on the phone
         (PrototypeSpecContent.kt `RenderPrototypeNode`: AnimatedVisibility for visibleWhen)."""
-        return int("visibleWhen" in self._props)
+        return int("visibleWhen" in self.ln.node)
+
+    def _get_geo(self) -> dict[str, Any]:
+        return self._geo
 
     def _get_kids(self) -> list[QObject]:
         return list(self._kids)
@@ -151,16 +191,22 @@ class NodeObject(QObject):
         return self._generation
 
     def _get_scope(self) -> dict[str, Any]:
-        return self._scope
+        return self.ln.scope
 
     def _get_pager(self) -> str:
-        return self._pager
+        return self.ln.pager
 
+    nodeKey = Property(int, _get_key, constant=True)
     address = Property(str, _get_address, constant=True)
+    #: Its place among its parent's children (delegates stack in this order).
+    order = Property(int, _get_order, constant=True)
     type = Property(str, _get_type, constant=True)
     props = Property("QVariantMap", _get_props, notify=propsChanged)  # type: ignore[arg-type]
     tappable = Property(int, _get_tappable, notify=propsChanged)
     conditional = Property(int, _get_conditional, notify=propsChanged)
+    st = Property("QVariantMap", _get_style, notify=styleChanged)  # type: ignore[arg-type]
+    shown = Property(int, _get_shown, notify=styleChanged)
+    geo = Property("QVariantMap", _get_geo, notify=geoChanged)  # type: ignore[arg-type]
     kids = Property("QVariantList", _get_kids, notify=kidsChanged)  # type: ignore[arg-type]
     rev = Property(int, _get_rev, notify=revChanged)
     generation = Property(int, _get_generation, notify=generationChanged)
@@ -168,54 +214,50 @@ class NodeObject(QObject):
     pager = Property(str, _get_pager, constant=True)
 
     # -- updated by the controller ----------------------------------------------------
-    @property
-    def children_nodes(self) -> list[NodeObject]:
-        return self._kids
-
     def bump(self) -> None:
         """Re-evaluate this node's bindings (state it reads changed)."""
         self._rev += 1
         self.revChanged.emit()
 
-    def set_fields(self, node: dict[str, Any]) -> None:
-        """New own fields for the same node (same type and child structure)."""
-        self.node = node
-        props = own_fields(node)
-        if props != self._props:
-            self._props = props
-            self._qml_props = None
-            self.deps = dependencies(props, bool(self._scope))
-            self.propsChanged.emit()
-            self.bump()
-
-    def replace(self, node: dict[str, Any], kids: list[NodeObject]) -> None:
-        """A replaced node: new fields and a new subtree; the delegate rebuilds."""
-        old = self._kids
-        self.node = node
-        self._props = own_fields(node)
+    def refresh(self) -> None:
+        """Its own fields changed (an edit in place)."""
         self._qml_props = None
-        self.deps = dependencies(self._props, bool(self._scope))
-        self._kids = kids
         self.propsChanged.emit()
-        self.bump()
-        self._generation += 1
-        self.generationChanged.emit()
-        for kid in old:
-            kid.deleteLater()
+
+    def sync_view(self) -> None:
+        """After a layout: re-announce its resolved style and visibility when they changed."""
+        style = self.ln.st
+        shown = self._get_shown()
+        if style is not self._style or shown != self._shown_seen:
+            changed = style != self._style or shown != self._shown_seen
+            self._style = style
+            self._shown_seen = shown
+            if changed:
+                self.styleChanged.emit()
+
+    def set_geo(self, geo: dict[str, Any]) -> None:
+        if geo != self._geo:
+            self._geo = geo
+            self.geoChanged.emit()
+
+    def set_kids(self, kids: list[NodeObject]) -> None:
+        if kids != self._kids:
+            self._kids = kids
+            self.kidsChanged.emit()
 
     def reload(self) -> None:
-        """Rebuild this node's delegate subtree from the same objects (e.g. after a theme
-        change: Controls Material does not restyle live controls on a theme switch)."""
+        """Rebuild this node's delegate content (a replaced node, or a theme change: Controls
+        Material does not restyle live controls on a theme switch)."""
+        self._qml_props = None
         self._generation += 1
+        self.propsChanged.emit()
         self.generationChanged.emit()
 
     def walk(self) -> Iterator[NodeObject]:
+        """This object and the instantiated ones below it."""
         yield self
         for kid in self._kids:
             yield from kid.walk()
-
-
-AddressFn = Callable[[str, dict[str, Any]], str]
 
 
 def child_entries(
@@ -237,36 +279,6 @@ def child_entries(
     return [(child, f"{path}.children[{i}]", {}) for i, child in enumerate(children)]
 
 
-def build_tree(
-    node: dict[str, Any],
-    path: str,
-    addresses: AddressTable,
-    scope: dict[str, Any] | None = None,
-    pager: str = "",
-    parent: QObject | None = None,
-) -> NodeObject:
-    """A NodeObject tree for `node` at `path` (addresses: path -> address of the whole spec)."""
-    # A node without an id is addressed by its path whatever else the spec holds.
-    address = path if not node.get("id") else (addresses.get(path) or address_of(path, node))
-    obj = NodeObject(node, path, address, dict(scope or {}), pager, parent)
-    obj._kids = build_children(obj, addresses)
-    return obj
-
-
-#: path -> address lookups: a dict, or the controller's lazily computed table (has `.get`).
-AddressTable = Any
-
-
-def build_children(obj: NodeObject, addresses: AddressTable) -> list[NodeObject]:
-    node = obj.node
-    inner_pager = str(node.get("id", "")) if node.get("type") == "pager" else obj._pager
-    out = []
-    for child, path, scope in child_entries(node, obj.path):
-        merged = {**obj._scope, **scope}
-        out.append(build_tree(child, path, addresses, merged, inner_pager, obj))
-    return out
-
-
 def same_shape(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
     """Same type, same repeat and same number of child nodes (so child objects can be kept)."""
     if old.get("type") != new.get("type") or old.get("repeat") != new.get("repeat"):
@@ -277,13 +289,38 @@ def same_shape(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
 
 
 class LazyAddresses:
-    """`studio.spec.address.addresses(spec)`, computed on the first lookup only."""
+    """`studio.spec.address.addresses(spec)` (path -> address) without walking the whole spec
+    first: an id addresses the first node in document order that has it, so the walk only needs
+    to reach the node asked about (the first screen's nodes are usually near the start)."""
 
     def __init__(self, spec: Mapping[str, Any]) -> None:
-        self._spec = spec
-        self._table: dict[str, str] | None = None
+        from studio.spec.address import iter_nodes
+
+        self._walk = iter_nodes(spec)
+        self._table: dict[str, str] = {}
+        self._ids: set[str] = set()
+        self._done = False
 
     def get(self, path: str, default: str | None = None) -> str | None:
-        if self._table is None:
-            self._table = addresses(self._spec)
+        while path not in self._table and not self._done:
+            self._advance()
         return self._table.get(path, default)
+
+    def _advance(self) -> None:
+        for _ in range(64):
+            entry = next(self._walk, None)
+            if entry is None:
+                self._done = True
+                return
+            walked, node, _, _ = entry
+            node_id = node.get("id")
+            if (
+                isinstance(node_id, str)
+                and node_id
+                and not is_path(node_id)
+                and node_id not in self._ids
+            ):
+                self._ids.add(node_id)
+                self._table[walked] = node_id
+            else:
+                self._table[walked] = walked

@@ -117,6 +117,7 @@ class HeadlessScene:
 
     def close(self) -> None:
         """Tear down the view before the controller it reads."""
+        self.controller.close()
         self.view.close()
         self.view.setSource(QUrl())
         # Delete just these two now (flushing every posted event would also run other objects'

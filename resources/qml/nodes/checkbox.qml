@@ -22,6 +22,8 @@ Item {
     }
     StyledText {
         id: label
+        ts: d.ts
+        nodeStyle: d.st
         visible: root.labelled
         role: "bodyLarge"
         x: box.width + 12

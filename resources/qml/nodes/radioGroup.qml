@@ -40,6 +40,8 @@ Item {
             }
             StyledText {
                 id: label
+                ts: d.ts
+                nodeStyle: d.st
                 x: 36
                 width: Math.min(implicitWidth, Math.max(0, option.width - x))
                 anchors.verticalCenter: parent.verticalCenter

@@ -32,6 +32,8 @@ Item {
     }
     StyledText {
         id: label
+        ts: d.ts
+        nodeStyle: d.st
         visible: root.labelled
         width: root.width
         role: "bodyLarge"

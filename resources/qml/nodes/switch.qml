@@ -17,6 +17,8 @@ Item {
     implicitHeight: Math.max(48, sw.implicitHeight, labelled ? label.implicitHeight : 0)
     StyledText {
         id: label
+        ts: d.ts
+        nodeStyle: d.st
         visible: root.labelled
         role: "bodyLarge"
         width: Math.min(implicitWidth, Math.max(0, root.width - 12 - sw.width))

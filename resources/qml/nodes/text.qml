@@ -13,6 +13,8 @@ Item {
     implicitHeight: label.implicitHeight
     StyledText {
         id: label
+        ts: d.ts
+        nodeStyle: d.st
         width: parent.width
         height: parent.height
         role: d.ts.role || "plain"

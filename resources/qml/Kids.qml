@@ -1,0 +1,38 @@
+// The delegates of a node's children that the layout instantiates (`d.n.kids`: those on screen
+// or about to scroll into view), each placed by its own layout results. Children are made and
+// dropped one by one as the list changes (a scroll moving), stacked in the nodes' order.
+import QtQuick
+
+Item {
+    id: host
+    // as large as the content it hosts children in (edit-mode picking walks the items by bounds)
+    width: parent ? parent.width : 0
+    height: parent ? parent.height : 0
+    property var made: ({})
+    readonly property var list: d.n ? d.n.kids : []
+    onListChanged: sync()
+    Component.onCompleted: sync()
+    Component {
+        id: kid
+        NodeDelegate {}
+    }
+    function sync() {
+        var keep = {};
+        for (var i = 0; i < list.length; ++i) {
+            var node = list[i];
+            var key = node.nodeKey;
+            var item = made[key];
+            if (!item) {
+                // stacked in the nodes' order however late it is made (`z`: its index)
+                // incubated (as a Repeater does), so a deep tree is not cut off by QQmlComponent's
+                // nested-creation limit
+                item = kid.incubateObject(host, {n: node, z: node.order,
+                    inh: Qt.binding(function() { return d.locals; })}, Qt.Synchronous).object;
+            }
+            keep[key] = item;
+        }
+        for (var k in made)
+            if (!keep[k]) made[k].destroy();
+        made = keep;
+    }
+}

@@ -1,0 +1,516 @@
+"""What the preview shows of a spec: its layout tree (measured as far as can be seen) and the
+NodeObjects of the part that is instantiated, i.e. on screen or about to scroll into view.
+
+The controller owns the runtime and the theme; this module answers the layout's questions about
+them (`layout.Host`), runs the layout, and decides what QML instantiates: a node is made when its
+slot meets the visible window (the window's content area, narrowed and shifted by each scroll
+viewport on the way down, with half a viewport of look-ahead along a scroll's axis) and deleted
+when it leaves it. Sizes never depend on what is instantiated: the layout measures nodes from the
+spec, so an instantiated node is placed exactly where a fully instantiated scene would put it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QImageReader
+
+from studio.preview import icons
+from studio.preview.layout import FLOATING, INF, LNode, measure
+from studio.preview.measure import QuickMeasurer
+from studio.preview.nodes import (
+    ANY_KEY,
+    LazyAddresses,
+    NodeObject,
+    child_entries,
+    dependencies,
+    own_fields,
+)
+
+if TYPE_CHECKING:
+    from studio.preview.controller import PreviewController
+
+Window = tuple[float, float, float, float] | None  # x0, y0, x1, y1 in a node's coordinates
+#: The window of a hidden node kept instantiated (it animates in when shown).
+_HIDDEN: Window = (0.0, 0.0, -1.0, -1.0)
+#: Slack around the visible window (shadows and offsets draw a little outside a node's slot).
+_SLACK = 8.0
+#: How much more of a lazily measured scroll is measured per idle step after the first frame.
+_STEP_MS = 6.0
+
+
+class SceneTree:
+    """The layout tree of the spec on screen and the NodeObjects of what is instantiated."""
+
+    def __init__(self, controller: PreviewController) -> None:
+        self._c = controller
+        self.measurer = QuickMeasurer()
+        self.insets: dict[str, dict[str, float]] = {}
+        self.density = 2.625
+        self.device_width = 412.0
+        self.device_height = 915.0
+        self.clock24 = False
+        self.motion = True
+        self.edit_mode = False
+        #: Instantiate every node (inspection of the whole tree; tests comparing layouts).
+        self.eager = False
+        self.root: LNode | None = None
+        self.root_obj: NodeObject | None = None
+        self._root_max: tuple[float, float] | None = None
+        self._area: tuple[float, float] = (0.0, 0.0)
+        self._by_key: dict[str, set[LNode]] = defaultdict(set)
+        self._indexed: dict[int, frozenset[str]] = {}
+        self._addresses: LazyAddresses | None = None
+        self._images: dict[str, tuple[int, int] | None] = {}
+        self._completer = QTimer()
+        self._completer.setInterval(0)
+        self._completer.timeout.connect(self._complete_step)
+        self.on_layout: Callable[[], None] | None = None
+        self._closed = False
+
+    # -- layout.Host -------------------------------------------------------------------------
+    def style(self, ln: LNode) -> dict[str, Any]:
+        if id(ln) not in self._indexed:
+            self._index(ln)
+        return self._c.resolved_style(ln)
+
+    def shown(self, ln: LNode) -> bool:
+        # A hidden node is never measured (its style never read): its keys are indexed here, so
+        # that the state showing it reaches it.
+        if id(ln) not in self._indexed:
+            self._index(ln)
+        return self._c.node_shown(ln)
+
+    def text(self, ln: LNode, value: str) -> str:
+        return self._c.bind_text(ln, value)
+
+    def value(self, ln: LNode, key: str) -> Any:
+        return self._c.node_value(ln, key) if key else None
+
+    def page(self, pager: str) -> int:
+        return self._c.page(pager)
+
+    def image_size(self, asset: Any) -> tuple[int, int] | None:
+        url = self._c.asset_path(asset)
+        if url is None:
+            return None
+        if url not in self._images:
+            reader = QImageReader(url)
+            size = reader.size()
+            self._images[url] = (
+                (size.width(), size.height()) if reader.canRead() and size.isValid() else None
+            )
+        return self._images[url]
+
+    def glyph_known(self, name: str) -> bool:
+        return icons.glyph(name) != ""
+
+    def child_entries(self, ln: LNode) -> list[tuple[dict[str, Any], str, dict[str, Any]]]:
+        return child_entries(ln.node, ln.path)
+
+    # -- the tree ------------------------------------------------------------------------------
+    def show(self, spec: dict[str, Any]) -> NodeObject:
+        """A new spec's root (the old tree's objects are deleted)."""
+        self._completer.stop()
+        old = self.root_obj
+        self._by_key.clear()
+        self._indexed.clear()
+        self._images.clear()
+        self._addresses = LazyAddresses(spec)
+        self.root = LNode(spec["root"], "root", {}, "", None)
+        self.root_obj = self._make(self.root)
+        if old is not None:
+            self._release(old)
+        self.relayout()
+        return self.root_obj
+
+    def reset_addresses(self, spec: dict[str, Any]) -> None:
+        self._addresses = LazyAddresses(spec)
+
+    def address(self, ln: LNode) -> str:
+        """The node's address in the spec shown (`studio.spec.address`: its id, else its path)."""
+        return self.address_for(ln, ln.node)
+
+    def address_for(self, ln: LNode, node: dict[str, Any]) -> str:
+        if not node.get("id") or self._addresses is None:
+            return ln.path
+        return self._addresses.get(ln.path) or ln.path
+
+    def replace_subtree(self, ln: LNode, node: dict[str, Any]) -> None:
+        """An edit replaced this node: new fields, children made again; its delegate reloads."""
+        self.unindex(ln)
+        ln.node = node
+        ln.type = str(node.get("type", ""))
+        ln.set_kids(None)
+        offset = ln.extra.get("offset")
+        ln.extra.clear()
+        if offset is not None and ln.type == "scroll":
+            ln.extra["offset"] = offset
+        ln.invalidate()
+        obj = ln.obj
+        if obj is not None:
+            self._set_kids(obj, [])
+            obj.reload()
+            obj.bump()
+
+    def reindex(self, ln: LNode) -> None:
+        """Its own fields changed: its state keys are read again on its next measure."""
+        for key in self._indexed.pop(id(ln), ()):
+            self._by_key[key].discard(ln)
+
+    def _make(self, ln: LNode) -> NodeObject:
+        # The delegate starts shown or hidden (`reveal` 1 or 0) and reports its transitions.
+        ln.reveal = 1.0 if ln.shown(self) else 0.0
+        return NodeObject(ln, self.address(ln), self._c)
+
+    def _release(self, obj: NodeObject) -> None:
+        """Delete a subtree's objects (its delegates are gone or going with their parent's)."""
+        for o in list(obj.walk()):
+            if o.ln.obj is o:
+                o.ln.obj = None
+            o.deleteLater()
+
+    def place_root(self, max_w: float, max_h: float) -> None:
+        """The window offers the root this much space (fullscreen and sheets: their area)."""
+        if self._root_max != (max_w, max_h):
+            self._root_max = (max_w, max_h)
+            self.relayout()
+
+    def set_area(self, width: float, height: float) -> None:
+        """The window's content area (where overlays lay out)."""
+        if self._area != (width, height):
+            self._area = (width, height)
+            for ln in self._built():
+                if ln.floating:
+                    ln.mark_dirty()
+            self.relayout()
+
+    def _built(self) -> Iterable[LNode]:
+        return self.root.walk() if self.root is not None else ()
+
+    def relayout(self) -> None:
+        """Measure what changed, then instantiate and place what can be seen."""
+        root = self.root
+        if root is None or self._root_max is None or self.root_obj is None or self._closed:
+            return
+        if not self.measurer.ready:
+            return
+        max_w, max_h = self._root_max
+        measure(self, root, (0.0, max_w, 0.0, max_h, 0), INF)
+        root.x = (root.sw - root.w) / 2
+        root.y = (root.sh - root.h) / 2
+        area_w = max_w if math.isfinite(max_w) else root.sw
+        area_h = max_h if math.isfinite(max_h) else root.sh
+        window = (-root.x, -root.y, area_w - root.x, area_h - root.y)
+        self._mount(root, None if self.eager else window)
+        if self.on_layout is not None:
+            self.on_layout()
+        if not self.eager and _lazy(root) and not self._completer.isActive():
+            self._completer.start()
+
+    def _complete_step(self) -> None:
+        """Measure more of what lazily measured scrolls left out (changes nothing placed)."""
+        root = self.root
+        if root is None or self._root_max is None:
+            self._completer.stop()
+            return
+        start = time.perf_counter()
+        while (time.perf_counter() - start) * 1000 < _STEP_MS:
+            scrolls = [ln for ln in root.walk() if ln.extra.get("lazy_below")]
+            if not scrolls:
+                break
+            for ln in scrolls:
+                ln.extra["ahead"] = ln.extra.get("ahead", 0.0) + 2000.0
+                ln.mark_dirty()
+            max_w, max_h = self._root_max
+            measure(self, root, (0.0, max_w, 0.0, max_h, 0), INF)
+        self.relayout_geometry()
+        if not _lazy(root):
+            self._completer.stop()
+
+    def complete_now(self) -> None:
+        """Measure everything lazily measured scrolls left out (tests, inspection)."""
+        if self.root is not None:
+            for ln in self.root.walk():
+                if ln.extra.get("lazy_below"):
+                    ln.extra["ahead"] = INF
+                    ln.mark_dirty()
+            self.relayout()
+        self._completer.stop()
+
+    @property
+    def completing(self) -> bool:
+        return self._completer.isActive()
+
+    def relayout_geometry(self) -> None:
+        """Re-send the geometry of what is instantiated (after a layout that moved nothing)."""
+        self.relayout()
+
+    # -- what is instantiated ----------------------------------------------------------------
+    def _mount(self, ln: LNode, window: Window) -> None:
+        obj = ln.obj
+        assert obj is not None
+        obj.set_geo(_geo(ln))
+        obj.sync_view()
+        kids: list[LNode] = []
+        t = ln.type
+        if t in FLOATING:
+            # Its parent's layout skips it (it takes no space), so its openWhen key is indexed
+            # here: opening it must re-evaluate its delegate.
+            if id(ln) not in self._indexed:
+                self._index(ln)
+            self._measure_overlay(ln)
+            kids = [k for k in ln.built_kids if k.cons is not None]
+            windows: list[Window] = [None] * len(kids)
+        elif t == "pager":
+            kids = ln.kids(self)
+            mounted = set(ln.extra.get("mounted", ()))
+            windows = [None] * len(kids)
+            for i, k in enumerate(kids):
+                if k.obj is None:
+                    k.obj = self._make(k)
+                if i in mounted and k.cons is not None:
+                    self._mount(k, None)
+                else:
+                    k.obj.set_geo(_geo(k))
+            self._set_kids(obj, kids)
+            return
+        elif t == "scroll":
+            kids, windows = self._scroll_kids(ln, window)
+        else:
+            kids, windows = self._flow_kids(ln, window)
+        for k, w in zip(kids, windows, strict=True):
+            if k.obj is None:
+                self._make(k)
+            assert k.obj is not None
+            if w is _HIDDEN or (k.cons is None and not k.floating):
+                # a hidden node kept so that showing it animates in: no size, no children yet
+                k.obj.set_geo(_geo(k))
+                k.obj.sync_view()
+                self._set_kids(k.obj, [])
+            else:
+                self._mount(k, w)
+        self._set_kids(obj, kids)
+
+    def _set_kids(self, obj: NodeObject, kids: list[LNode]) -> None:
+        new = [k.obj for k in kids]
+        gone = [o for o in obj.children_nodes if o not in new]
+        obj.set_kids(new)
+        for o in gone:
+            self._release(o)
+
+    def _flow_kids(self, ln: LNode, window: Window) -> tuple[list[LNode], list[Window]]:
+        flow = {id(k) for k in ln.extra.get("flow", ())}
+        pl, _, pt, _ = ln.pads
+        st = ln.st or {}
+        kids: list[LNode] = []
+        windows: list[Window] = []
+        for k in ln.built_kids:
+            if k.floating:
+                kids.append(k)
+                windows.append(None)
+                continue
+            if id(k) not in flow:
+                if "visibleWhen" in k.node and not k.in_flow(self) and not k.floating:
+                    kids.append(k)  # kept so that showing it animates in
+                    windows.append(_HIDDEN)
+                continue
+            kst = k.st or {}
+            ox, oy = kst.get("ox", 0.0), kst.get("oy", 0.0)
+            left = pl + k.x + ox
+            top = pt + k.y + oy
+            if window is not None:
+                mx, my = (k.sw - k.w) / 2, (k.sh - k.h) / 2
+                x0, y0, x1, y1 = window
+                if (
+                    left - mx > x1 + _SLACK
+                    or top - my > y1 + _SLACK
+                    or left + k.w + mx < x0 - _SLACK
+                    or top + k.h + my < y0 - _SLACK
+                ):
+                    continue
+                windows.append((x0 - left, y0 - top, x1 - left, y1 - top))
+            else:
+                windows.append(None)
+            kids.append(k)
+        del st
+        return kids, windows
+
+    def _scroll_kids(self, ln: LNode, window: Window) -> tuple[list[LNode], list[Window]]:
+        kids = ln.built_kids
+        child = kids[0] if kids else None
+        if child is None or child.cons is None or not child.in_flow(self):
+            return ([child] if child is not None and child.cons is not None else []), (
+                [None] if child is not None and child.cons is not None else []
+            )
+        pl, pr, pt, pb = ln.pads
+        vx0, vy0, vx1, vy1 = pl, pt, ln.w - pr, ln.h - pb
+        if window is not None:
+            vx0, vy0 = max(vx0, window[0]), max(vy0, window[1])
+            vx1, vy1 = min(vx1, window[2]), min(vy1, window[3])
+        horizontal = ln.node.get("axis") == "horizontal"
+        ahead = (vx1 - vx0) / 2 if horizontal else (vy1 - vy0) / 2
+        off_x, off_y = ln.extra.get("offset", (0.0, 0.0))
+        left = pl - off_x + child.x
+        top = pt - off_y + child.y
+        if self.eager:
+            return [child], [None]
+        if horizontal:
+            sub = (vx0 - ahead - left, vy0 - top, vx1 + ahead - left, vy1 - top)
+        else:
+            sub = (vx0 - left, vy0 - ahead - top, vx1 - left, vy1 + ahead - top)
+        return [child], [sub]
+
+    def _measure_overlay(self, ln: LNode) -> None:
+        """A dialog's or sheet's child, measured in the overlay layer (the window's area)."""
+        kids = ln.kids(self)
+        if not kids:
+            return
+        child = kids[0]
+        area_w, _ = self._area
+        if ln.type == "bottomSheet":
+            measure(self, child, (0.0, area_w, 0.0, INF, 0))
+            return
+        if ln.type != "dialog":
+            return
+        # MC `RenderPrototypeDialog`: 24 dp from the window's sides, 280..560 dp wide around its
+        # content (title, text, child, buttons), 24 dp padding (nodes/dialog.qml).
+        m = self.measurer
+        props = ln.node
+        widest = min(560.0, max(280.0, area_w - 48))
+        natural = 0.0
+        if props.get("title"):
+            natural = max(
+                natural, m.role_text(self.text(ln, str(props["title"])), "headlineSmall")[0]
+            )
+        if props.get("text"):
+            natural = max(natural, m.role_text(self.text(ln, str(props["text"])), "bodyMedium")[0])
+        buttons = 0.0
+        dismiss = props.get("dismiss")
+        if isinstance(dismiss, dict):
+            buttons += m.button(self.text(ln, str(dismiss.get("label", ""))), "", 12.0, 12.0) + 8
+        confirm = props.get("confirm")
+        label = self.text(ln, str(confirm.get("label", ""))) if isinstance(confirm, dict) else ""
+        buttons += m.button(label, "", 12.0, 12.0)
+        natural = max(natural, buttons)
+        measure(self, child, (0.0, max(0.0, widest - 48), 0.0, INF, 0))
+        if child.shown(self):
+            natural = max(natural, child.w)
+        card = max(min(280.0, widest), min(widest, natural + 48))
+        measure(self, child, (0.0, max(0.0, card - 48), 0.0, INF, 0))
+
+    # -- updates -----------------------------------------------------------------------------
+    def _index(self, ln: LNode) -> None:
+        fields = own_fields(ln.node)
+        keys = set(dependencies(fields, bool(ln.scope)))
+        if ln.type == "pager":
+            keys.add("pager:" + str(ln.node.get("id", "")))
+        elif ln.type in ("tabBar", "bottomNav") and ln.node.get("pager"):
+            keys.add("pager:" + str(ln.node["pager"]))
+        if ln.pager and any("{page" in str(v) for v in fields.values()):
+            keys.add("pager:" + ln.pager)
+        frozen = frozenset(keys)
+        self._indexed[id(ln)] = frozen
+        for key in frozen:
+            self._by_key[key].add(ln)
+
+    def unindex(self, ln: LNode) -> None:
+        for node in ln.walk():
+            for key in self._indexed.pop(id(node), ()):
+                self._by_key[key].discard(node)
+
+    def touched(self, keys: Iterable[str], pagers: Iterable[str]) -> set[LNode]:
+        out: set[LNode] = set(self._by_key.get(ANY_KEY, ()))
+        for key in keys:
+            out.update(self._by_key.get(key, ()))
+        for pager in pagers:
+            out.update(self._by_key.get("pager:" + pager, ()))
+        return out
+
+    def invalidate(self, nodes: Iterable[LNode]) -> None:
+        """State these nodes read changed: re-read their bindings and measure them again."""
+        for ln in nodes:
+            ln.invalidate()
+            if ln.obj is not None:
+                ln.obj.bump()
+
+    def invalidate_all(self) -> None:
+        for ln in self._built():
+            ln.invalidate()
+            if ln.obj is not None:
+                ln.obj.bump()
+
+    def restyle(self) -> None:
+        """The theme changed: every style, text size and delegate is made again."""
+        self.measurer.reset()
+        for ln in self._built():
+            ln.invalidate()
+        if self.root_obj is not None:
+            for obj in self.root_obj.walk():
+                obj.reload()
+        self.relayout()
+
+    def reinset(self) -> None:
+        """The simulated insets changed: nodes with `safeAreaPadding` measure again."""
+        for ln in self._built():
+            if "safeAreaPadding" in ln.node:
+                ln.mark_dirty()
+        self.relayout()
+
+    def scrolled(self, ln: LNode, x: float, y: float) -> None:
+        ln.extra["offset"] = (x, y)
+        if ln.extra.get("lazy_below"):
+            ln.mark_dirty()
+        self.relayout()
+
+    def revealed(self, ln: LNode, value: float) -> None:
+        if ln.reveal != value:
+            ln.reveal = value
+            ln.mark_dirty()
+            self.relayout()
+
+    def page_mounted(self, ln: LNode, index: int, on: bool) -> None:
+        mounted = set(ln.extra.get("mounted", ()))
+        if (index in mounted) == on:
+            return
+        if on:
+            mounted.add(index)
+        else:
+            mounted.discard(index)
+        ln.extra["mounted"] = tuple(sorted(mounted))
+        ln.mark_dirty()
+        self.relayout()
+
+    def close(self) -> None:
+        """The scene is going: no more layouts (its delegates may still report while they go)."""
+        self._closed = True
+        self._completer.stop()
+        self.measurer.close()
+
+
+def _lazy(root: LNode) -> bool:
+    return any(ln.extra.get("lazy_below") for ln in root.walk() if ln.type == "scroll")
+
+
+def _geo(ln: LNode) -> dict[str, Any]:
+    """What a delegate reads of its node's layout."""
+    pl, pr, pt, pb = ln.pads
+    cmin_w, cmax_w, cmin_h, cmax_h = ln.cbox
+    geo: dict[str, Any] = {
+        "x": ln.x, "y": ln.y, "w": ln.w, "h": ln.h, "sw": ln.sw, "sh": ln.sh,
+        "mw": ln.mw, "mh": ln.mh, "cw": ln.cw, "ch": ln.ch, "pl": pl, "pr": pr, "pt": pt, "pb": pb,
+        "cMinW": cmin_w, "cMaxW": cmax_w, "cMinH": cmin_h, "cMaxH": cmax_h,
+        "fillW": ln.fill_w, "fillH": ln.fill_h, "measured": ln.cons is not None,
+    }  # fmt: skip
+    extra = ln.extra
+    if ln.type == "scroll" and "content" in extra:
+        geo["contentW"], geo["contentH"] = extra["content"]
+    elif ln.type == "pager":
+        geo["pageW"] = extra.get("pageW", 0.0)
+        geo["current"] = extra.get("current", 0)
+    return geo
