@@ -1,0 +1,171 @@
+"""Only what is on screen is instantiated, and that changes no layout result: every delegate a lazy
+scene makes sits exactly where a fully instantiated scene (`SceneTree.eager`) puts it, at the top,
+after scrolling and at the end (Compose's scroll measures all its content: SC "scroll",
+`Box(modifier.verticalScroll(scroll))`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+ROWS = 120
+
+
+def _list_spec(rows: int = ROWS, *, centered: bool = False) -> dict[str, Any]:
+    """A long list in a scroll: rows of icon, weighted label, counter, button and switch (the
+    benchmark's shape); `centered`: a wrap-width column centred in the scroll whose widest row is
+    the last one (far below the first screen)."""
+    items: list[dict[str, Any]] = []
+    for i in range(rows):
+        items.append(
+            {
+                "type": "row",
+                "id": f"row{i}",
+                "style": {"spacing": 8, "padding": {"start": 16, "end": 16}},
+                "children": [
+                    {"type": "icon", "name": "star"},
+                    {"type": "text", "text": f"Item {i}" + (" wide" * 12 if i == rows - 1 else "")},
+                    {"type": "text", "text": "{count}"},
+                    {"type": "button", "label": "Go", "variant": "tonal",
+                     "onTap": [{"type": "increment", "key": "count"}]},
+                    {"type": "switch", "stateKey": f"on{i % 4}"},
+                ],
+            }
+        )  # fmt: skip
+    column: dict[str, Any] = {"type": "column", "children": items}
+    if not centered:
+        column["style"] = {"width": "fill"}
+    root: dict[str, Any] = {"type": "scroll", "child": column}
+    if centered:
+        root = {"type": "box", "style": {"width": "fill", "height": "fill"},
+                "contentAlignment": "topCenter", "children": [root]}  # fmt: skip
+    return {
+        "id": "lazy",
+        "window": {"placement": {"type": "fullscreen"}},
+        "state": {"count": 0, **{f"on{i}": False for i in range(4)}},
+        "root": root,
+    }
+
+
+@pytest.fixture
+def scenes(quick: Any) -> Iterator[tuple[Any, Any]]:
+    """A lazy scene and a fully instantiated one, both 412x915 without chrome."""
+    from studio.preview.render import HeadlessScene
+
+    lazy = HeadlessScene(412, 915, "light", chrome=False)
+    eager = HeadlessScene(412, 915, "light", chrome=False)
+    eager.controller.tree.eager = True
+    yield lazy, eager
+    lazy.close()
+    eager.close()
+
+
+def _bounds(scene: Any) -> dict[str, dict[str, float]]:
+    """address -> screen bounds of every node delegate the scene made (on screen or not)."""
+    from studio.preview.inspect import visible_nodes
+
+    scene.grab()
+    entries = visible_nodes(
+        scene.screen_item(), scene.controller.icon_families(), on_screen_only=False
+    )
+    return {e["address"]: e["bounds"] for e in entries}
+
+
+def _flickable(scene: Any) -> Any:
+    from tests.preview.helpers import find_items
+
+    (flick,) = [i for i in find_items(scene.screen_item(), "") if i.inherits("QQuickFlickable")]
+    return flick
+
+
+def _scroll_to(scene: Any, y: float) -> None:
+    _flickable(scene).setProperty("contentY", y)
+    scene.grab()
+
+
+def _same_layout(lazy: Any, eager: Any) -> set[str]:
+    """The lazy scene's delegates are a subset of the eager one's, each at the same place; returns
+    the addresses of the rows on screen."""
+    made, full = _bounds(lazy), _bounds(eager)
+    assert set(made) <= set(full)
+    assert {a: full[a] for a in made} == made
+    screen_h = 915
+    return {
+        a for a, b in made.items()
+        if a.startswith("row") and b["y"] + b["height"] > 0 and b["y"] < screen_h
+    }  # fmt: skip
+
+
+def test_a_long_list_instantiates_what_is_on_screen_at_the_eager_layouts_places(
+    scenes: tuple[Any, Any], qtbot: Any
+) -> None:
+    lazy, eager = scenes
+    spec = _list_spec()
+    lazy.show(spec)
+    eager.show(spec)
+    full = _bounds(eager)
+    assert sum(1 for a in full if a.startswith("row")) == ROWS
+    on_screen = _same_layout(lazy, eager)
+    made = _bounds(lazy)
+    # The first screen (and half a screen ahead) only: a small share of the 720 nodes.
+    assert "row0" in on_screen and len(made) < (ROWS * 6) / 4
+    assert not any(a.startswith(f"row{ROWS - 1}") for a in made)
+    # The scroll's extent is the whole list's, as Compose measures it (the lazy layout finishes
+    # measuring what is below in idle steps without moving anything already placed).
+    qtbot.waitUntil(lambda: not lazy.controller.tree.completing)
+    assert _flickable(lazy).property("contentHeight") == _flickable(eager).property("contentHeight")
+    middle = float(_flickable(eager).property("contentHeight")) / 2
+    for scene in (lazy, eager):
+        _scroll_to(scene, middle)
+    on_screen = _same_layout(lazy, eager)
+    assert f"row{ROWS // 2}" in on_screen and "row0" not in on_screen
+    end = float(_flickable(eager).property("contentHeight")) - 915
+    for scene in (lazy, eager):
+        _scroll_to(scene, end)
+    on_screen = _same_layout(lazy, eager)
+    assert f"row{ROWS - 1}" in on_screen
+    # What scrolled away was released: the lazy scene holds about one screen's worth again.
+    assert len(_bounds(lazy)) < (ROWS * 6) / 4
+
+
+def test_a_wide_row_far_below_still_sizes_a_centred_column_on_the_first_screen(
+    scenes: tuple[Any, Any],
+) -> None:
+    """The column wraps its widest row (the last one, not instantiated at first): the rows on the
+    first screen are placed by that width, as in the fully instantiated scene."""
+    lazy, eager = scenes
+    spec = _list_spec(60, centered=True)
+    lazy.show(spec)
+    eager.show(spec)
+    on_screen = _same_layout(lazy, eager)
+    assert "row0" in on_screen and "row59" not in _bounds(lazy)
+    # The column is as wide as its last row (the screen), so the first row starts at the left.
+    assert _bounds(eager)["root.children[0].child"]["width"] == 412
+    assert _bounds(lazy)["row0"]["x"] == 0
+
+
+def test_an_edit_below_the_screen_changes_the_scroll_extent_as_in_the_eager_scene(
+    scenes: tuple[Any, Any], qtbot: Any
+) -> None:
+    """A one-node edit of a row nobody sees (a longer label that wraps) is measured: the scroll's
+    extent and what is on screen match the fully instantiated scene after the same edit."""
+    from studio.spec.patch import apply_patch
+
+    lazy, eager = scenes
+    spec = _list_spec(60)
+    lazy.show(spec)
+    eager.show(spec)
+    before = float(_flickable(eager).property("contentHeight"))
+    node = {"type": "text", "text": "Edited " * 40, "style": {"weight": 1}}
+    op = {"op": "replaceNode", "address": "root.child.children[50].children[1]", "node": node}
+    result = apply_patch(spec, [op])
+    for scene in (lazy, eager):
+        scene.controller.apply_change(result.spec, list(result.changed))
+        scene.grab()
+    qtbot.waitUntil(lambda: not lazy.controller.tree.completing)
+    lazy.grab()
+    assert float(_flickable(eager).property("contentHeight")) > before  # the label wraps
+    assert _flickable(lazy).property("contentHeight") == _flickable(eager).property("contentHeight")
+    _same_layout(lazy, eager)
