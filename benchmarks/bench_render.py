@@ -1,7 +1,13 @@
-"""Preview render speed: first render of a 2,000-node spec, re-render after a one-node patch
-(target: under 16.7 ms and at most a tenth of the full render), and memory with the spec open.
+"""Preview render speed against a baseline measured in the same run (issue 12, Speed).
 
-Run: `.venv/bin/python benchmarks/bench_render.py` (offscreen, software scene graph).
+Prints, with met / NOT met for each target:
+- the first frame of a 2,000-node spec against the first frame of a one-node spec (at most 1.3x),
+  in this process and for `proto-studio render` as a whole process (CPU time: the machine is
+  shared, wall times are printed too);
+- a one-node edit on that spec (under one 60 Hz frame and at most a tenth of its full render);
+- memory with that spec open over an empty preview (at most 60 MiB).
+
+Run: `.venv/bin/python benchmarks/bench_render.py [--runs N]` (offscreen, software scene graph).
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 ROWS = 333  # root scroll + column + 333 rows x (row + 5 children) = 2,000 nodes
@@ -110,91 +117,147 @@ def measure_patches(
     return out
 
 
+def one_node_spec() -> dict[str, Any]:
+    """The smallest spec: one text on the same full-screen window."""
+    return {
+        "id": "one",
+        "window": {"placement": {"type": "fullscreen"}},
+        "root": {"type": "text", "text": "Item 0"},
+    }
+
+
+def cpu_ms() -> float:
+    """CPU time of this process (every thread), in ms: steadier than wall time on a busy box."""
+    return time.process_time() * 1000
+
+
+def first_frame(spec: dict[str, Any]) -> tuple[float, float]:
+    """(wall ms, CPU ms) of a new scene's show + first frame of `spec`."""
+    from studio.preview.render import HeadlessScene
+
+    scene = HeadlessScene()
+    w0, c0 = time.perf_counter(), cpu_ms()
+    scene.show(copy.deepcopy(spec))
+    scene.grab()
+    out = ((time.perf_counter() - w0) * 1000, cpu_ms() - c0)
+    scene.close()
+    return out
+
+
+def render_process(spec_file: Path, out: Path) -> tuple[float, float]:
+    """(wall ms, CPU ms of the child) of `proto-studio render FILE --out PNG --backend software`."""
+    import resource
+    import subprocess
+
+    cmd = [sys.executable, "-m", "studio.cli", "render", str(spec_file), "--out", str(out),
+           "--backend", "software"]  # fmt: skip
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, env=env, cwd=REPO, stdout=subprocess.DEVNULL)
+    wall = (time.perf_counter() - t0) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+    return wall, cpu
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
 def main() -> None:
+    import argparse
+    import json
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=5, help="repeats of each first frame")
+    args = parser.parse_args()
+
     from PySide6.QtGui import QGuiApplication
 
     app = QGuiApplication(sys.argv[:1])
-    from studio.preview.render import HeadlessScene, settle
+    from studio.preview.render import HeadlessScene
     from studio.preview.scene import prepare_quick
 
     prepare_quick()
     spec = big_spec()
+    one = one_node_spec()
     nodes = count_nodes(spec["root"])
-    rss_before = rss_mib()
+    size = len(json.dumps(spec).encode())
+    med = statistics.median
 
-    # Warm-up (QML compilation of every node type, fonts), then the measured first render.
-    warm = HeadlessScene()
-    warm.show(copy.deepcopy(spec))
-    warm.grab()
-    warm.close()
-
+    # Memory: an empty preview (the one-node spec shown), then the big spec in the same scene.
     scene = HeadlessScene()
-    start = time.perf_counter()
+    scene.show(copy.deepcopy(one))
+    scene.grab()
+    rss_empty = rss_mib()
     scene.show(copy.deepcopy(spec))
     scene.grab()
-    full_ms = (time.perf_counter() - start) * 1000
     rss_open = rss_mib()
+
+    # First frames, alternated so that load on the machine hits both alike (after a warm-up
+    # that compiles every node type's QML and loads the fonts).
+    first_frame(one)
+    first_frame(spec)
+    small: list[tuple[float, float]] = []
+    large: list[tuple[float, float]] = []
+    for _ in range(args.runs):
+        small.append(first_frame(one))
+        large.append(first_frame(spec))
+    small_wall, small_cpu = med(s[0] for s in small), med(s[1] for s in small)
+    large_wall, large_cpu = med(s[0] for s in large), med(s[1] for s in large)
 
     # One-node patches: replace one row's label text, apply + settle + frame. The edited spec
     # comes from `apply_patch` (what the app shows: a new spec sharing every unchanged subtree
     # with the previous one); a deep-copied edit (no sharing) is measured too, for comparison.
     shared = measure_patches(scene, spec, shared_edit)
     copied = measure_patches(scene, spec, copied_edit)
-
-    # Baseline for the frame cost alone: a grab with nothing changed.
-    idle_ms = []
-    for _ in range(10):
-        t0 = time.perf_counter()
-        settle(1)
-        scene.view.grabWindow()
-        idle_ms.append((time.perf_counter() - t0) * 1000)
-
-    # The share of Runtime.replace (the Qt-free re-show the patch must go through).
-    from studio.runtime import Runtime
-
-    replace_ms = {}
-    for name, edit in (("shared", shared_edit), ("copied", copied_edit)):
-        runtime = Runtime(spec)
-        current, times = spec, []
-        for i in range(20):
-            edited, _ = edit(current, i)
-            t0 = time.perf_counter()
-            runtime.replace(edited)
-            times.append((time.perf_counter() - t0) * 1000)
-            current = edited
-        replace_ms[name] = times
-
-    med = statistics.median
-    print(f"nodes: {nodes}")
-    print(f"first render (show + first frame): {full_ms:8.1f} ms")
-    for label, result, rep in (
-        ("apply_patch edit (shared subtrees)", shared, replace_ms["shared"]),
-        ("deep-copied edit (nothing shared)", copied, replace_ms["copied"]),
-    ):
-        patch_ms = result["patch"]
-        print(f"one-node patch, {label}:")
-        print(
-            f"  apply_change + frame: median {med(patch_ms):6.2f} ms, "
-            f"p90 {sorted(patch_ms)[int(len(patch_ms) * 0.9)]:6.2f} ms "
-            f"(apply {med(result['apply']):.2f} ms, frame {med(result['frame']):.2f} ms; "
-            f"idle frame {med(idle_ms):.2f} ms)"
-        )
-        print(
-            f"  of which Runtime.replace: {med(rep):.2f} ms; preview's own share: "
-            f"{med(patch_ms) - med(rep):.2f} ms; delegates rebuilt per patch: "
-            f"{sorted(set(result['created']))}"
-        )
-        print(
-            f"  ratio patch / full render: {med(patch_ms) / full_ms:.4f} (target <= 0.1); "
-            f"target 16.7 ms: {'met' if med(patch_ms) < 16.7 else 'NOT met'}"
-        )
-    print(
-        f"ratio shared / deep-copied edit: {med(shared['patch']) / med(copied['patch']):.2f} "
-        f"(Runtime.replace alone: {med(replace_ms['shared']) / med(replace_ms['copied']):.2f})"
-    )
-    print(f"RSS: {rss_before:.0f} MiB before, {rss_open:.0f} MiB with the spec open "
-          f"(+{rss_open - rss_before:.0f} MiB incl. Qt Quick start-up)")  # fmt: skip
     scene.close()
+
+    # `proto-studio render` as a whole process, one-node spec against the big one.
+    with tempfile.TemporaryDirectory() as tmp:
+        big_file, one_file = Path(tmp, "big.json"), Path(tmp, "one.json")
+        big_file.write_text(json.dumps(spec))
+        one_file.write_text(json.dumps(one))
+        render_process(one_file, Path(tmp, "warm.png"))
+        proc_small: list[tuple[float, float]] = []
+        proc_large: list[tuple[float, float]] = []
+        for _ in range(max(3, args.runs)):
+            proc_small.append(render_process(one_file, Path(tmp, "one.png")))
+            proc_large.append(render_process(big_file, Path(tmp, "big.png")))
+    ps_wall, ps_cpu = med(s[0] for s in proc_small), med(s[1] for s in proc_small)
+    pl_wall, pl_cpu = med(s[0] for s in proc_large), med(s[1] for s in proc_large)
+
+    print(f"spec: {nodes} nodes, {size / 1024:.0f} KiB; {args.runs} runs each, medians")
+    print(f"{'':44}{'wall ms':>10}{'CPU ms':>10}")
+    print(f"{'first frame, one-node spec':44}{small_wall:10.1f}{small_cpu:10.1f}")
+    print(f"{'first frame, big spec':44}{large_wall:10.1f}{large_cpu:10.1f}")
+    print(f"{'proto-studio render, one-node spec':44}{ps_wall:10.0f}{ps_cpu:10.0f}")
+    print(f"{'proto-studio render, big spec':44}{pl_wall:10.0f}{pl_cpu:10.0f}")
+    targets: list[tuple[str, float, float, bool]] = []
+    ratio = large_cpu / small_cpu
+    targets.append(("first frame big / one-node (CPU)", ratio, 1.3, ratio <= 1.3))
+    ratio = pl_cpu / ps_cpu
+    targets.append(("render process big / one-node (CPU)", ratio, 1.3, ratio <= 1.3))
+    for label, result in (("shared", shared), ("deep-copied", copied)):
+        patch = med(result["patch"])
+        print(
+            f"one-node patch ({label} subtrees): median {patch:.2f} ms, "
+            f"p90 {sorted(result['patch'])[int(len(result['patch']) * 0.9)]:.2f} ms "
+            f"(apply {med(result['apply']):.2f}, frame {med(result['frame']):.2f}); "
+            f"delegates rebuilt per patch: {sorted(set(result['created']))}"
+        )
+    patch = med(shared["patch"])
+    targets.append(("one-node edit, ms (60 Hz frame)", patch, 16.7, patch < 16.7))
+    ratio = patch / large_wall
+    targets.append(("one-node edit / full render (wall)", ratio, 0.1, ratio <= 0.1))
+    grown = rss_open - rss_empty
+    print(f"RSS: {rss_empty:.0f} MiB with an empty preview, {rss_open:.0f} MiB with the spec open")
+    targets.append(("memory over an empty preview, MiB", grown, 60, grown <= 60))
+    print(f"{'target':44}{'value':>10}{'limit':>8}")
+    for label, value, limit, ok in targets:
+        print(f"{label:44}{value:10.2f}{limit:8.1f}  {verdict(ok)}")
     del app
 
 
