@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from studio.agent.run_events import RunEvent
 from studio.agent.trace import GLOBAL_MASKER
 
 EXIT = {"completed": 0, "failed": 1, "cancelled": 130}
@@ -57,15 +58,18 @@ def configure_agent(parser: argparse.ArgumentParser) -> None:
 
 
 class _EventWriter:
+    """Writes each run event as one JSON line (`RunEvent.to_json`, masked)."""
+
     def __init__(self, stream: IO[str] | None) -> None:
         self.stream = stream
         self.terminal: dict[str, Any] | None = None
 
-    def __call__(self, event: dict[str, Any]) -> None:
-        if event.get("type") in EXIT:
-            self.terminal = event
+    def __call__(self, event: RunEvent | dict[str, Any]) -> None:
+        data = event if isinstance(event, dict) else event.to_json()
+        if data.get("type") in EXIT:
+            self.terminal = data
         if self.stream is not None:
-            self.stream.write(json.dumps(GLOBAL_MASKER.obj(event), ensure_ascii=False) + "\n")
+            self.stream.write(json.dumps(GLOBAL_MASKER.obj(data), ensure_ascii=False) + "\n")
             self.stream.flush()
 
 
