@@ -107,6 +107,9 @@ class TaskOwner:
             coro.close()
             raise RuntimeError(f"{self.name or 'the task owner'} is closed")
         task = _loop().create_task(self._guard(coro, label))
+        # A task cancelled before its first step never awaited `coro`: close it (a no-op for
+        # one that ran), or Python warns that it was never awaited.
+        task.add_done_callback(lambda _task: coro.close())
         if track:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

@@ -68,9 +68,10 @@ class DeviceManager(QObject):
     """Ties the picker, the watcher, the device page and one DeviceSession to the preview pane.
 
     `show_spec`/`clear_spec` follow the open prototype (the window connects them to the
-    controller); the open entry's assets go to the phone with it, read from `library` (default:
-    the parent window's controller's), and the preview's Light/Dark/System choice follows as the
-    show's `appearance`. Every task is kept and `aclose()` stops everything."""
+    controller); the open entry's assets go to the phone with it, read from `library`, and the
+    preview's Light/Dark/System choice follows as the show's `appearance`. `library` and
+    `entry_id()` (the open entry) come from the composition root. Every task is kept and
+    `aclose()` stops everything."""
 
     statusMessage = Signal(str)
     errorMessage = Signal(str)
@@ -83,16 +84,13 @@ class DeviceManager(QObject):
         parent: QObject | None = None,
         *,
         library: Library | None = None,
-        entry_id: Callable[[], str | None] | None = None,
+        entry_id: Callable[[], str | None] = lambda: None,
     ) -> None:
         super().__init__(parent)
         self.pane = pane
         self.adb = adb
-        controller = getattr(parent, "controller", None)  # the window's StudioController
-        self.library: Library | None = library or getattr(controller, "library", None)
-        self._entry_id = entry_id or (
-            lambda: getattr(getattr(controller, "document", None), "entry_id", None)
-        )
+        self.library = library
+        self._entry_id = entry_id
         self._told_theme: set[str] = set()  # serials told they follow their own theme
         self._theme_note = ""  # that, for the next "Showing ..." message
         self.picker = DeviceTarget(pane)

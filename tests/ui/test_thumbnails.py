@@ -5,22 +5,20 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio, build_studio
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
+from tests.helpers.studio import StudioHarness as Studio
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
 
 
 @pytest.fixture
-def studio(qloop: asyncio.AbstractEventLoop, qtbot: Any, tmp_path: Path) -> Iterator[Studio]:
-    studio = build_studio(qloop, qtbot, tmp_path / "home", thumbnails=True)
-    yield studio
-    studio.close()
+def studio(make_studio: Any) -> Studio:
+    return make_studio(thumbnails=True, extras=False)  # type: ignore[no-any-return]
 
 
 def test_first_launch_gives_every_template_a_thumbnail(studio: Studio) -> None:
