@@ -18,8 +18,9 @@ os.environ.pop("PROTO_STUDIO_API_KEY", None)
 
 REPO = Path(__file__).resolve().parent.parent
 
-# The stand-in phone (real adbd in a network namespace), shared by tests/device and tests/ui.
-pytest_plugins = ["tests.device.fixtures"]
+# The stand-in phone (real adbd in a network namespace), shared by tests/device and tests/ui;
+# the log-fail handler: a WARNING or ERROR log record a test did not expect fails it.
+pytest_plugins = ["tests.device.fixtures", "tests.helpers.logfail"]
 
 # Cyclic garbage that holds Qt objects must be collected on the main (GUI) thread: an automatic
 # collection triggered in a worker thread (an HTTP test server, the library executor) would

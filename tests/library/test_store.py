@@ -211,6 +211,7 @@ def test_unknown_fields_preserved(library: Library) -> None:
     assert after["entries"][0]["name"] == "Renamed"
 
 
+@pytest.mark.expected_log("unknown source 'cloud'; skipped", logger="studio.library.store")
 def test_newer_format_read_without_loss_and_not_downgraded(
     library: Library, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -235,6 +236,8 @@ def test_newer_format_read_without_loss_and_not_downgraded(
     assert future in after["entries"]
 
 
+@pytest.mark.expected_log(r"spec\.json: not JSON", logger="studio.library.store")
+@pytest.mark.expected_log(r"spec\.json is missing; skipped", logger="studio.library.store")
 def test_corrupt_entry_skipped_with_warning(
     library: Library, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -260,6 +263,8 @@ def test_corrupt_entry_skipped_with_warning(
     assert [e.id for e in lib.trashed()] == [broken.id]
 
 
+@pytest.mark.expected_log(r"library\.json: not JSON .*rebuilt", logger="studio.library.store")
+@pytest.mark.expected_log("not in library.json; recovered as", logger="studio.library.store")
 def test_corrupt_index_rebuilt_from_folders(library: Library) -> None:
     entry = library.create("Counter", spec(), "file")
     (library.folder / "library.json").write_text("{ definitely not json")
@@ -315,6 +320,7 @@ def test_no_temp_files_left_behind(library: Library) -> None:
     assert leftovers == []
 
 
+@pytest.mark.expected_log("not in library.json; recovered as", logger="studio.library.store")
 def test_interrupted_create_is_recovered(library: Library) -> None:
     entry = library.create("Counter", spec(), "file")
     # a crash between moving the folder into place and writing the index: the index lacks it
@@ -364,6 +370,7 @@ def test_names_from_ids_and_files_are_cut_to_one_short_line(library: Library) ->
     assert named.name == "Shopping list"
 
 
+@pytest.mark.expected_log(r"draft\.json: .*drafts ignored", logger="studio.library.store")
 def test_unreadable_drafts_are_reported_not_fatal(library: Library) -> None:
     entry = library.create("Counter", spec(), "file")
     library.draft_path(entry.id).write_text('{"format": 1, "log": {"base": {}, "revisions": [7]}}')
