@@ -336,12 +336,6 @@ class Library:
             doc.update(id=entry_id, log=revisions.to_json())
             write_bytes(self.draft_path(entry_id), dumps(doc, compact=True))
 
-    def discard_revisions(self, entry_id: str) -> None:
-        with self._lock:
-            self.get(entry_id)
-            self.draft_path(entry_id).unlink(missing_ok=True)
-            fsync_dir(self.folder)
-
     # ------------------------------------------------------------------ import and export
 
     def import_spec_file(self, path: Path | str) -> LibraryEntry:

@@ -569,7 +569,9 @@ class StudioController(QObject):
         runtime = self._preview.runtime if self._preview is not None else None
         if document is None or runtime is None or document.entry_id is None:
             return
-        required = _required_platform(document.spec)
+        from studio.platform.requires import required_modules
+
+        required = required_modules(document.spec)
         if self._host is None:
             if not required or self._host_factory is None:
                 return  # most prototypes: no host, no registry built
@@ -597,12 +599,6 @@ class StudioController(QObject):
         # (a click delivered before the loop resumes), so the task is started and kept here.
         self.spawn(self._host.run(runtime, request), label=str(request.call))
         self._status(f"Platform call: {request.call}")
-
-
-def _required_platform(spec: dict[str, Any]) -> list[str]:
-    requires = spec.get("requires")
-    found = requires.get("platform") if isinstance(requires, dict) else None
-    return [m for m in found if isinstance(m, str)] if isinstance(found, list) else []
 
 
 def _spec_bytes(spec: dict[str, Any]) -> bytes:
