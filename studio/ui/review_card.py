@@ -91,14 +91,16 @@ class ReviewCard(QFrame):
             head = f"Draft: {len(revisions)} revision(s), {len(changed)} node(s) changed"
             if stale and review is not None:
                 head = (
-                    f"{head}\nThe draft no longer applies to the prototype after your edit: "
-                    f"{review.problem}. The preview shows the prototype; Apply is off. Re-run "
-                    "the instruction on the prototype as it is now, or discard the draft."
+                    f"{head}\nThe draft no longer applies to the prototype as it is now (after "
+                    f"your edit): {review.problem}. The preview shows the prototype; Apply is "
+                    "off. Re-run the instruction on the prototype as it is now, or discard it."
                 )
             elif review is not None and review.rebased:
                 head = f"{head}\nRebased on your edit: the draft includes your changes."
             self.label.setText("\n".join([head, *lines]))
-            self.diff_label.setText(_diff_text(review) if review is not None and not stale else "")
+            # The per-node diff once the run is idle (not on every revision while it streams).
+            show_diff = idle and review is not None and not stale
+            self.diff_label.setText(_diff_text(review) if show_diff and review else "")
             self.diff_label.setVisible(bool(self.diff_label.text()))
         elif applied is not None and can_undo:
             self.label.setText(f"Applied: {applied.summary}")

@@ -220,14 +220,17 @@ class Workspace:
             review_id, base, tuple(revisions), rebased=previous.rebased if previous else False
         )
         reason: ReviewReason = "updated" if previous is not None else "opened"
+        known: tuple[str, ...] | None = None
         if not _same(base, document.spec):
             review = rebase(review, document.spec)
             reason = "stale" if review.stale else "rebased"
+        elif previous is not None and _extends(previous.revisions, review.revisions):
+            known = review.revisions[-1].changed  # one more revision on what was shown
         self._review, self._owner = review, owner
         if reason == "rebased" and owner is not None:
             owner.rebased(review.base, review.revisions)
         self._emit(ReviewChanged(review, reason))
-        self._show()
+        self._show(known=known)
         return review
 
     def apply_review(self) -> Revision:
@@ -286,9 +289,18 @@ class Workspace:
             self._emit(ReviewChanged(review, "stale" if review.stale else "rebased"))
         highlight = self._highlight_next if self._highlight_next is not None else change.changed
         self._highlight_next = None
-        self._show(highlight=highlight)
+        self._show(highlight=highlight, known=change.changed)
 
-    def _show(self, *, fresh: bool = False, highlight: tuple[str, ...] = ()) -> None:
+    def _show(
+        self,
+        *,
+        fresh: bool = False,
+        highlight: tuple[str, ...] = (),
+        known: tuple[str, ...] | None = None,
+    ) -> None:
+        """Show the review's spec or the document's. `known`: what changed, when the caller knows
+        it and the source stays the same (a document edit, one more draft revision); else the
+        two specs are compared."""
         document, review = self._document, self._showing_review()
         if review is not None:
             shown = Shown(review.spec, "review", highlight=review.changed)
@@ -296,8 +308,13 @@ class Workspace:
             shown = Shown(document.spec, "document", highlight=highlight)
         else:
             shown = Shown({}, "none")
-        old = self._shown.spec
-        changed = () if fresh else _changes(old, shown.spec)
+        old = self._shown
+        if fresh:
+            changed: tuple[str, ...] = ()
+        elif known is not None and old.source == shown.source != "none":
+            changed = known
+        else:
+            changed = _changes(old.spec, shown.spec)
         self._shown = Shown(shown.spec, shown.source, changed, shown.highlight, fresh)
         self._highlight_next = None
         self._emit(ShownChanged(self._shown))
@@ -320,6 +337,11 @@ class Workspace:
 
 def _same(a: JSON, b: JSON) -> bool:
     return a is b or json_equal(a, b)
+
+
+def _extends(old: tuple[Revision, ...], new: tuple[Revision, ...]) -> bool:
+    """`new` is `old` plus one revision (the same objects: nothing was rebased in between)."""
+    return len(new) == len(old) + 1 and all(a is b for a, b in zip(old, new, strict=False))
 
 
 def _changes(old: JSON, new: JSON) -> tuple[str, ...]:
