@@ -41,7 +41,7 @@ from studio.agent.run_events import (
 )
 from studio.agent.trace import Tracer
 
-Status = Literal["completed", "failed", "cancelled", "needs_input"]
+Status = Literal["completed", "no_changes", "failed", "cancelled", "needs_input"]
 MAX_TOOL_OUTPUT = 16_000
 
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
 
 JSON = dict[str, Any]
-EndStatus = Literal["completed", "failed", "cancelled"]
-#: The JSON `type` of the one event that ends every run (a `RunEnded`'s `status`).
-TERMINAL: tuple[EndStatus, ...] = ("completed", "failed", "cancelled")
+EndStatus = Literal["completed", "no_changes", "failed", "cancelled"]
+#: The JSON `type` of the one event that ends every run (a `RunEnded`'s `status`);
+#: "no_changes" is issue 16's end of a run that was asked for an edit and made none.
+TERMINAL: tuple[EndStatus, ...] = ("completed", "no_changes", "failed", "cancelled")
 
 
 class _Masker(Protocol):

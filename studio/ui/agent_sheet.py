@@ -475,6 +475,12 @@ class AgentSheet(QWidget):
             if bubble is not None and not bubble.text():
                 bubble.set_text(event.text or "(done)")
             self._set_status("done" + (": review the changes below" if drafted else ""))
+        elif event.status == "no_changes":  # the model ended without the change it was asked for
+            if bubble is not None and not bubble.text():
+                bubble.set_text(event.reason)  # nothing streamed: the reason is the answer
+            else:
+                self.chat.add("error", event.reason)
+            self._set_status("no changes made")
         elif event.status == "cancelled":
             if bubble is not None:
                 bubble.set_text((bubble.text() + " ⏹ stopped").strip())

@@ -63,7 +63,7 @@ def test_the_json_form_of_a_runs_events_is_unchanged_and_reads_back() -> None:
         assert list(data) == KEYS[data["type"]], data["type"]
         assert run_event_from_json(data) == event
     assert sum(isinstance(e, RunEnded) for e in events) == 1
-    assert TERMINAL == ("completed", "failed", "cancelled")
+    assert TERMINAL == ("completed", "no_changes", "failed", "cancelled")
 
 
 def test_an_approval_event_and_masking() -> None:
