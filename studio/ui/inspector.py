@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.workspace import ReviewConflict, Workspace
+if TYPE_CHECKING:
+    from studio.workspace import Workspace
 
 # The text-like field a designer edits most, per node type.
 TEXT_FIELDS = ("text", "label", "title", "headline", "placeholder", "supporting")
@@ -172,6 +173,7 @@ class InspectorPanel(QWidget):
             return
         from studio.spec.errors import SpecError
         from studio.spec.patch import PatchError
+        from studio.workspace import ReviewConflict
 
         summary = f"Edit {node.get('id') or node.get('type')} ({how})"
         try:

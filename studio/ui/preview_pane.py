@@ -20,10 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.workspace import Selection, Shown
-
 if TYPE_CHECKING:
     from studio.preview.widget import PreviewWidget
+    from studio.workspace import Selection, Shown
 
 DEVICE_SIZES: list[tuple[str, int, int]] = [
     ("Compact phone · 360×800", 360, 800),

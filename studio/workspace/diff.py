@@ -14,12 +14,19 @@ from typing import Any, Literal
 
 from studio.library.revisions import Revision
 from studio.spec.address import addresses, iter_nodes, node_at, node_children, resolve
-from studio.spec.patch import json_equal
 
 JSON = dict[str, Any]
 NODE_FIELDS = ("child", "children")
 #: Top-level members compared key by key (the rest as a whole).
 KEYED_SECTIONS = ("state", "data")
+
+
+def json_equal(a: object, b: object) -> bool:
+    """`studio.spec.patch.json_equal` (`true` is not `1`), its module loaded on first use: the
+    workspace is built before the first frame, the patch module is needed at the first edit."""
+    from studio.spec.patch import json_equal as equal
+
+    return equal(a, b)
 
 
 def own(node: JSON) -> JSON:

@@ -26,8 +26,7 @@ from typing import Any
 from studio.document import Document, DocumentChange
 from studio.library.revisions import Author, Revision
 from studio.spec.address import addresses, node_at, resolve
-from studio.spec.patch import changed_addresses, json_equal
-from studio.workspace.diff import with_node, within
+from studio.workspace.diff import json_equal, with_node, within
 from studio.workspace.events import (
     DocumentEdited,
     DocumentOpened,
@@ -348,6 +347,8 @@ def _changes(old: JSON, new: JSON) -> tuple[str, ...]:
     """Addresses (in `new`) of the nodes that differ, or show or bind state that differs."""
     if old is new or not new:
         return ()
+    from studio.spec.patch import changed_addresses
+
     old_state, new_state = old.get("state") or {}, new.get("state") or {}
     keys = (
         {
