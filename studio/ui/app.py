@@ -186,7 +186,8 @@ class Studio:
         from studio.ui.devices import DeviceManager
 
         self.keys = keys or KeyStore()
-        self.http = default_http_client()
+        # Built in a worker thread: the client's transport imports httpcore (~0.1 s).
+        self.http = await off_loop(default_http_client)
         self.models = models or ProviderModels(self.keys, self.http)
         config, warning = await off_loop(load_config)
         workspace = self.workspace
