@@ -32,6 +32,23 @@ QT_FIXTURES = frozenset({"qtbot", "qapp", "qloop"})
 
 
 @pytest.fixture(autouse=True)
+def _no_leaked_windows(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A top-level widget that outlives its Qt test (not closed, not registered with qtbot, not
+    parented) fails it; pytest-qt closes and deletes what `qtbot.addWidget` registered first."""
+    if not QT_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    from tests.helpers.leaks import leaked_widgets, top_level_widgets
+
+    request.getfixturevalue("qapp")
+    before = top_level_widgets()
+    yield
+    leaked = leaked_widgets(before)
+    if leaked:
+        pytest.fail(f"top-level widgets outlived the test: {', '.join(leaked)}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
 def _qt_garbage_on_main_thread(request: pytest.FixtureRequest) -> Iterator[None]:
     if not QT_FIXTURES & set(request.fixturenames):
         yield

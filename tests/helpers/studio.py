@@ -20,6 +20,7 @@ from studio.library.store import Library
 from studio.ui.app import Studio, compose
 from studio.ui.main_window import MainWindow
 from studio.ui.settings import UiSettings
+from tests.helpers.leaks import leaked_widgets, top_level_widgets
 from tests.helpers.waiting import run_until
 
 # The offscreen platform cannot size top-level windows and says so; nothing else is ignored.
@@ -71,23 +72,6 @@ class StudioHarness:
         # Collect cyclic garbage on the GUI thread, never later in a worker thread (a QObject
         # destroyed there makes Qt warn or crash).
         gc.collect()
-
-
-def top_level_widgets() -> dict[int, str]:
-    import shiboken6
-
-    out: dict[int, str] = {}
-    for widget in QApplication.topLevelWidgets():
-        if shiboken6.isValid(widget):
-            name = widget.objectName() or "(no name)"
-            out[shiboken6.getCppPointer(widget)[0]] = f"{type(widget).__name__} {name}"
-    return out
-
-
-def leaked_widgets(before: dict[int, str]) -> list[str]:
-    """Top-level widgets that exist now and did not before (after pending deletes ran)."""
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    return sorted(name for key, name in top_level_widgets().items() if key not in before)
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ import pytest
 from PySide6.QtWidgets import QLabel
 
 from studio.agent.providers import ProviderModels
-from tests.helpers.studio import OFFSCREEN_SIZE_HINTS, leaked_widgets, top_level_widgets
+from tests.helpers.leaks import leaked_widgets, top_level_widgets
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
 
