@@ -107,8 +107,8 @@ class TaskOwner:
             coro.close()
             raise RuntimeError(f"{self.name or 'the task owner'} is closed")
         task = _loop().create_task(self._guard(coro, label))
-        # A task cancelled before its first step never awaited `coro`: close it (a no-op for
-        # one that ran), or Python warns that it was never awaited.
+        # A task cancelled before its first step never runs `_guard`, which would leave `coro`
+        # un-awaited ("coroutine ... was never awaited"): close it then.
         task.add_done_callback(lambda _task: coro.close())
         if track:
             self._tasks.add(task)
