@@ -60,10 +60,14 @@ def manager_for(
 
     def make(releases: Releases) -> DeviceManager:
         pane = PreviewPane(deferred=True)
-        qtbot.addWidget(pane)
+        manager = DeviceManager(pane, fresh_phone.adb, pane, releases=releases)
+        # Closed (its session and CtrlProxy connection stopped) before pytest-qt deletes the
+        # pane it lives in: else a phone event reaches a deleted session at teardown.
+        qtbot.addWidget(
+            pane, before_close_func=lambda _: qloop.run_until_complete(manager.aclose())
+        )
         pane.resize(600, 900)
         pane.show()
-        manager = DeviceManager(pane, fresh_phone.adb, pane, releases=releases)
         manager.show_spec(SPEC)
         manager.start()
         made.append(manager)
