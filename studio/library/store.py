@@ -437,12 +437,6 @@ class Library:
             except OSError as exc:
                 raise write_failed(exc, f'the drafts of "{entry.name}"', self.folder) from None
 
-    def discard_revisions(self, entry_id: str) -> None:
-        with self._lock:
-            self.get(entry_id)
-            self.draft_path(entry_id).unlink(missing_ok=True)
-            fsync_dir(self.folder)
-
     # ------------------------------------------------------------------ import and export
 
     def import_spec_file(self, path: Path | str) -> LibraryEntry:

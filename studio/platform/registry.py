@@ -93,10 +93,6 @@ class PlatformRegistry:
             return None
         return module, module.events[name]
 
-    def result_schema(self, call: str) -> dict[str, Any] | None:
-        found = self.lookup(call)
-        return copy.deepcopy(found[1].result) if found else None
-
     def module(self, name: str) -> PlatformModule | None:
         return self._modules.get(name)
 

@@ -1,9 +1,12 @@
 """`proto-studio [FILE]`: the composition root of the studio window (QApplication + qasync loop).
 
-Clients (library, settings, platform registry, consent broker) are built here and passed in.
-`--smoke-test` opens a template, waits for the first painted frame, prints "smoke ok" and exits 0
-(CI runs it on the packaged build); `--screenshot PNG` saves a grab of the window after the first
-painted frame and exits.
+Every client is built here, once, and passed in: the library, the UI settings, the workspace,
+the platform registry and consent broker, and (right after the first preview frame) the
+keychain store, the one HTTP client, the model source, the agent settings (read off the GUI
+thread) and the device manager. `compose` and `Studio.attach_extras` are also what the tests'
+studio fixture builds through. `--smoke-test` opens a template, waits for the first painted
+frame, prints "smoke ok" and exits 0 (CI runs it on the packaged build); `--screenshot PNG` saves
+a grab of the window after the first painted frame and exits.
 """
 
 from __future__ import annotations
@@ -13,14 +16,25 @@ import asyncio
 import contextlib
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.concurrency import off_loop
 
 if TYPE_CHECKING:
+    import httpx
+
+    from studio.agent.keys import KeyStore
+    from studio.agent.providers import ModelSource
+    from studio.device.adb import Adb
+    from studio.library.store import Library
+    from studio.ui.agent_sheet import AgentSheet
+    from studio.ui.controller import StudioController
+    from studio.ui.devices import DeviceManager
     from studio.ui.main_window import MainWindow
     from studio.ui.settings import UiSettings
+    from studio.workspace import Workspace
 
 #: How long `--smoke-test`/`--screenshot` wait for the first frame before failing.
 FIRST_FRAME_TIMEOUT = 60.0
@@ -78,7 +92,7 @@ def run_studio(argv: Sequence[str]) -> int:
     # Paint the window first (panels, menus, remembered layout), then load what is slow: the
     # asyncio loop, the library and the preview's Qt Quick scene (see benchmarks/bench_startup.py).
     settings = UiSettings()
-    window = MainWindow(None, settings)
+    window = MainWindow(settings)
     first_paint = _first_paint_filter()(window)
     window.installEventFilter(first_paint)
     window.show()
@@ -106,29 +120,21 @@ def run_studio(argv: Sequence[str]) -> int:
 async def _main(
     args: argparse.Namespace, window: MainWindow, settings: UiSettings, launch: Any
 ) -> int:
-    from studio.library.store import Library
-    from studio.ui.controller import StudioController
-
-    # The composition root: every client is built once, here, and passed in.
-    library = await off_loop(Library)
-    platform = PlatformServices(window)
-    controller = StudioController(library, settings, host_factory=platform.host_for)
     # Phones over adb (adbutils loads off the GUI thread); not for one-shot smoke/screenshot runs,
     # which must not leave an adb server behind.
     one_shot = args.smoke_test or args.screenshot
     adb = None if one_shot else await off_loop(_adb_client)
-    window.attach(controller, adb=adb, extras=False)
-    window.set_permissions_source(platform.broker)
+    studio = await compose(window, settings, adb=adb)
     closed = asyncio.Event()
     window.closing.connect(closed.set)
-    first_frame = _first_frame(window, controller)
-    controller.start(args.file)
+    first_frame = _first_frame(window, studio.controller)
+    studio.controller.start(args.file)
     # The agent sheet and device mode come right after the first preview frame (their imports
     # would otherwise delay it by ~0.3 s), or after a few seconds when nothing opens.
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.shield(first_frame), FIRST_PAINT_WAIT * 2)
-    window.attach_extras(adb)
-    launch.serve(window, controller.import_files)  # what later launches hand over
+    await studio.attach_extras()
+    launch.serve(window, studio.controller.import_files)  # what later launches hand over
     # The validator's generated checks are compiled off the GUI thread, before the first edit.
     from studio.spec.validator import warm_up
 
@@ -142,19 +148,119 @@ async def _main(
             await closed.wait()
     finally:
         await warm_up_task
-        await window.agent_sheet.aclose()
-        await window.devices.aclose()
-        await controller.aclose()
-        platform.close()
+        await studio.aclose()
         window.deleteLater()  # before the QApplication goes: QML must not outlive its context
         await asyncio.sleep(0)
     return rc
+
+
+@dataclass
+class Studio:
+    """The studio's object graph as the composition root builds it (the app and the tests)."""
+
+    window: MainWindow
+    settings: UiSettings
+    library: Library
+    workspace: Workspace
+    controller: StudioController
+    platform: PlatformServices
+    adb: Adb | None = None
+    keys: KeyStore | None = None
+    http: httpx.AsyncClient | None = None
+    models: ModelSource | None = None
+    devices: DeviceManager | None = None
+    closed: bool = False
+
+    @property
+    def sheet(self) -> AgentSheet:
+        if self.window.agent_sheet is None:
+            raise RuntimeError("the agent sheet is attached after the first frame")
+        return self.window.agent_sheet
+
+    async def attach_extras(
+        self,
+        *,
+        keys: KeyStore | None = None,
+        models: ModelSource | None = None,
+        save_snapshots: bool = True,
+    ) -> None:
+        """Device mode and the agent sheet: the keychain store, the one HTTP client, the model
+        source (default: the configured provider) and the agent settings (read off the GUI
+        thread), and the device manager on the window's preview pane."""
+        from studio.agent.clients import default_http_client
+        from studio.agent.config import load_config
+        from studio.agent.keys import KeyStore
+        from studio.agent.providers import ProviderModels
+        from studio.ui.agent_sheet import AgentServices
+        from studio.ui.devices import DeviceManager
+
+        self.keys = keys or KeyStore()
+        # Built in a worker thread: the client's transport imports httpcore (~0.1 s).
+        self.http = await off_loop(default_http_client)
+        self.models = models or ProviderModels(self.keys, self.http)
+        config, warning = await off_loop(load_config)
+        workspace = self.workspace
+
+        def entry_id() -> str | None:
+            document = workspace.document
+            return document.entry_id if document is not None else None
+
+        self.devices = DeviceManager(
+            self.window.preview_pane, self.adb, self.window, library=self.library, entry_id=entry_id
+        )
+        services = AgentServices(
+            self.models, self.keys, self.http, config, warning, save_snapshots=save_snapshots
+        )
+        self.window.attach_extras(self.devices, services)
+
+    async def aclose(self) -> None:
+        """Close in the app's order: the agent sheet, device mode, the controller (its tasks and
+        platform calls), the HTTP client, the platform services. Once."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.window.agent_sheet is not None:
+            await self.window.agent_sheet.aclose()
+        if self.devices is not None:
+            await self.devices.aclose()
+        await self.controller.aclose()
+        if self.http is not None:
+            await self.http.aclose()
+        self.platform.close()
+        self.settings.flush()
 
 
 def _adb_client() -> Any:
     from studio.device.adb import Adb
 
     return Adb()
+
+
+async def compose(
+    window: MainWindow,
+    settings: UiSettings,
+    *,
+    library: Library | None = None,
+    adb: Adb | None = None,
+    host_factory: Callable[[str], Any] | None = None,
+) -> Studio:
+    """Build the studio's core graph (library, workspace, platform services, controller) and
+    attach the window to it. `library` default: the user's, opened off the GUI thread;
+    `host_factory` default: the platform services' hosts."""
+    from studio.library.store import Library
+    from studio.ui.controller import StudioController
+    from studio.workspace import Workspace
+
+    if library is None:
+        library = await off_loop(Library)
+    workspace = Workspace()
+    platform = PlatformServices(window)
+    controller = StudioController(
+        library, settings, workspace, host_factory=host_factory or platform.host_for
+    )
+    window.attach(controller)
+    window.set_permissions_source(platform.broker)
+    return Studio(window, settings, library, workspace, controller, platform, adb)
 
 
 class PlatformServices:
@@ -205,6 +311,10 @@ class PlatformServices:
     def broker(self) -> Any:
         """The consent broker (Settings > Platform permissions lists and revokes its grants)."""
         return self._build()[1]
+
+    def consent_ui(self) -> Any:
+        """The Qt consent dialogs' owner (its `dialog_opened` signal names each new dialog)."""
+        return self._build()[2]
 
     def close(self) -> None:
         if self._built is not None:

@@ -7,10 +7,12 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 
 from studio.agent.clients import ChatCompletionsClient
 from studio.agent.loop import AgentLoop, RunResult
 from studio.agent.registry import Tool, ToolRegistry
+from studio.agent.run_events import RunEvent
 from tests.agent.server import ModelServer, Reply, chunk, sse, usage_chunk
 
 
@@ -34,7 +36,12 @@ def drive(
                 server.base_url, "m", api_key="sk-testkey123456", http=http
             )
             loop = AgentLoop(
-                client, tools, system="s", sleep=sleep, rng=lambda: 1.0, on_event=events.append
+                client,
+                tools,
+                system="s",
+                sleep=sleep,
+                rng=lambda: 1.0,
+                on_event=lambda e: events.append(e.to_json()),
             )
             return await loop.run(instruction)
 
@@ -44,6 +51,9 @@ def drive(
 OK = Reply(sse(chunk("done"), chunk(finish="stop"), usage_chunk(3, 1)))
 
 
+@pytest.mark.expected_log(
+    r"^trace_\w+ model_error ", logger="studio.agent"
+)  # model errors the test provokes
 def test_429_with_retry_after_then_success(server: ModelServer) -> None:
     server.queue(
         Reply(
@@ -56,12 +66,18 @@ def test_429_with_retry_after_then_success(server: ModelServer) -> None:
     assert len(server.seen) == 2
 
 
+@pytest.mark.expected_log(
+    r"^trace_\w+ model_error ", logger="studio.agent"
+)  # model errors the test provokes
 def test_500_then_success_backs_off(server: ModelServer) -> None:
     server.queue(Reply([b"oops"], 500, content_type="text/plain"), OK)
     result, waits, _ = drive(server)
     assert result.status == "completed" and waits == [0.5]
 
 
+@pytest.mark.expected_log(
+    r"^trace_\w+ model_error ", logger="studio.agent"
+)  # model errors the test provokes
 def test_401_stops_without_retry(server: ModelServer) -> None:
     server.queue(
         Reply(
@@ -81,6 +97,9 @@ def test_401_stops_without_retry(server: ModelServer) -> None:
     assert "sk-testkey123456" not in json.dumps(events)
 
 
+@pytest.mark.expected_log(
+    r"^trace_\w+ model_error ", logger="studio.agent"
+)  # model errors the test provokes
 def test_cut_before_output_is_retried_cut_after_output_is_not(server: ModelServer) -> None:
     frames = sse(chunk("abc"), chunk(finish="stop"))
     server.queue(Reply(frames, cut_after=0), OK)
@@ -93,6 +112,9 @@ def test_cut_before_output_is_retried_cut_after_output_is_not(server: ModelServe
     assert [e["text"] for e in events if e["type"] == "text_delta"] == ["abc"]
 
 
+@pytest.mark.expected_log(
+    r"^trace_\w+ model_error ", logger="studio.agent"
+)  # model errors the test provokes
 def test_error_mid_stream_and_malformed_chunk_fail_the_run(server: ModelServer) -> None:
     server.queue(
         Reply(sse(chunk("par"), {"error": {"message": "worker died", "code": "internal"}}))
@@ -137,7 +159,8 @@ def test_cancel_mid_stream_over_http_closes_the_stream(server: ModelServer) -> N
     async def go() -> AgentLoop:
         got_text = asyncio.Event()
 
-        def on_event(e: dict[str, Any]) -> None:
+        def on_event(event: RunEvent) -> None:
+            e = event.to_json()
             events.append(e)
             if e["type"] == "text_delta":
                 got_text.set()

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from studio.agent.loop import UserAnswer
 from studio.agent.replay import replay_sync
 from studio.agent.session import AgentSession
@@ -23,9 +25,13 @@ def session_for(
 ) -> tuple[AgentSession, ScriptedModel, list[dict[str, Any]]]:
     model = ScriptedModel(steps)
     events: list[dict[str, Any]] = []
-    return AgentSession(model, load(spec), on_event=events.append), model, events
+    session = AgentSession(model, load(spec), on_event=lambda e: events.append(e.to_json()))
+    return session, model, events
 
 
+@pytest.mark.expected_log(
+    r"^trace_\w+ tool_call ", logger="studio.agent"
+)  # tool errors the test provokes
 def test_create_a_sign_in_screen_from_a_template(tmp_path: Path) -> None:
     session, model, events = session_for(sign_in_steps(), "blank-screen")
     result = asyncio.run(session.run("Create a sign-in screen with email and password"))

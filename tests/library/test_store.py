@@ -260,6 +260,8 @@ def test_corrupt_entry_skipped_with_warning(
     assert [e.id for e in lib.trashed()] == [broken.id]
 
 
+@pytest.mark.expected_log(r"library\.json: not JSON .*rebuilt", logger="studio.library.store")
+@pytest.mark.expected_log("not in library.json; recovered as", logger="studio.library.store")
 def test_corrupt_index_rebuilt_from_folders(library: Library) -> None:
     entry = library.create("Counter", spec(), "file")
     (library.folder / "library.json").write_text("{ definitely not json")
@@ -315,6 +317,7 @@ def test_no_temp_files_left_behind(library: Library) -> None:
     assert leftovers == []
 
 
+@pytest.mark.expected_log("not in library.json; recovered as", logger="studio.library.store")
 def test_interrupted_create_is_recovered(library: Library) -> None:
     entry = library.create("Counter", spec(), "file")
     # a crash between moving the folder into place and writing the index: the index lacks it
@@ -364,6 +367,7 @@ def test_names_from_ids_and_files_are_cut_to_one_short_line(library: Library) ->
     assert named.name == "Shopping list"
 
 
+@pytest.mark.expected_log(r"draft\.json: .*drafts ignored", logger="studio.library.store")
 def test_unreadable_drafts_are_reported_not_fatal(library: Library) -> None:
     entry = library.create("Counter", spec(), "file")
     library.draft_path(entry.id).write_text('{"format": 1, "log": {"base": {}, "revisions": [7]}}')
