@@ -112,8 +112,7 @@ class _EventWriter:
             line = json.dumps(GLOBAL_MASKER.obj(data))  # ASCII: lone surrogates stay escaped
             if len(line) > MAX_EVENT_LINE:
                 line = json.dumps(_cut_strings(GLOBAL_MASKER.obj(data)))
-            self.stream.write(line + "
-")
+            self.stream.write(line + "\n")
             self.stream.flush()
 
 
