@@ -719,9 +719,11 @@ class AgentLoop:
             return text, calls, usage, finish
 
     def _model_error(self, exc: ModelError, attempt: int, produced: bool) -> None:
+        # A model server's error is a run outcome (events, the trace, the sheet), not a fault of
+        # the studio: INFO, so it never reaches a terminal through logging's last resort.
         self.tracer.step(
             "model_error",
-            logging.WARNING,
+            logging.INFO,
             turn=self.turns,
             attempt=attempt + 1,
             error_class=exc.kind,
@@ -877,7 +879,7 @@ class AgentLoop:
         )
         self.tracer.step(
             "tool_call",
-            logging.WARNING if error_class else logging.INFO,
+            logging.INFO,  # a refused call is the model's to fix (it gets the error), not ours
             name=call.name,
             call_id=call.id,
             arguments=args if args is not None else call.arguments,

@@ -115,9 +115,6 @@ def test_writing_tools_run_one_at_a_time_in_order() -> None:
     assert probe.ran == ["w:0", "w:1", "w:2", "w:3"] and probe.peak == 1
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ tool_call ", logger="studio.agent"
-)  # tool errors the test provokes
 def test_unknown_tool_malformed_and_invalid_arguments_go_back_to_the_model() -> None:
     probe = Probe()
     loop, model, _ = make(
@@ -141,9 +138,6 @@ def test_unknown_tool_malformed_and_invalid_arguments_go_back_to_the_model() -> 
     assert probe.ran == []
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ tool_call ", logger="studio.agent"
-)  # tool errors the test provokes
 @pytest.mark.expected_log("tool bad crashed", logger="studio.agent", level="ERROR")
 def test_timeout_and_crash_each_answer_their_call() -> None:
     async def hang(_: dict[str, Any]) -> Any:
@@ -206,9 +200,6 @@ def test_token_budget_stops_the_run_before_a_request_would_pass_it() -> None:
     assert model.requests[0].max_tokens is not None and model.requests[0].max_tokens <= 1000
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ tool_call ", logger="studio.agent"
-)  # tool errors the test provokes
 def test_stuck_detector_warns_then_stops() -> None:
     probe = Probe()
     loop, model, events = make(
@@ -270,9 +261,6 @@ def test_ask_user_pauses_and_resumes_with_a_typed_answer() -> None:
     assert len(terminal(events)) == 1
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ tool_call ", logger="studio.agent"
-)  # tool errors the test provokes
 def test_approval_denied_is_answered_and_the_run_continues() -> None:
     probe = Probe()
     loop, model, _ = make(
@@ -381,9 +369,6 @@ def test_cancel_mid_stream_keeps_no_half_message() -> None:
     assert terminal(events)[-1]["type"] == "cancelled"
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ model_error ", logger="studio.agent"
-)  # model errors the test provokes
 def test_retry_waits_for_retry_after_then_succeeds() -> None:
     waits: list[float] = []
 
@@ -405,9 +390,6 @@ def test_retry_waits_for_retry_after_then_succeeds() -> None:
     assert [e["error_class"] for e in events if e["type"] == "retry"] == ["rate_limit", "retryable"]
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ model_error ", logger="studio.agent"
-)  # model errors the test provokes
 def test_retries_are_bounded() -> None:
     loop, model, _ = make(
         [ModelError("retryable", "down", status=503)] * 3, [], retry=RetryPolicy(max_attempts=3)
@@ -421,9 +403,6 @@ def test_retries_are_bounded() -> None:
     )
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ model_error ", logger="studio.agent"
-)  # model errors the test provokes
 def test_auth_error_stops_and_says_to_reauthenticate() -> None:
     loop, model, _ = make([ModelError("auth", "invalid api key", status=401)], [])
     result = asyncio.run(loop.run("x"))
@@ -431,9 +410,6 @@ def test_auth_error_stops_and_says_to_reauthenticate() -> None:
     assert result.status == "failed" and "Re-authenticate" in result.text
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ model_error ", logger="studio.agent"
-)  # model errors the test provokes
 def test_context_length_stops_with_advice() -> None:
     loop, model, _ = make(
         [ModelError("context_length", "maximum context length is 8192", status=400)], []
@@ -446,9 +422,6 @@ def test_context_length_stops_with_advice() -> None:
     )
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ model_error ", logger="studio.agent"
-)  # model errors the test provokes
 def test_a_stream_that_produced_output_is_never_retried() -> None:
     loop, model, _ = make([[TextDelta("half"), ModelError("retryable", "cut")], reply("never")], [])
     result = asyncio.run(loop.run("x"))

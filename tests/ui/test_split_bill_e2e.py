@@ -232,9 +232,6 @@ def platform_calls(node: Any) -> list[str]:
     return []
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ tool_call ", logger="studio.agent"
-)  # tool errors the test provokes
 def test_agent_composes_split_bill_and_share_asks_outside_the_preview(
     qloop: asyncio.AbstractEventLoop, make_studio: Any, tmp_path: Path, platform: Platform
 ) -> None:

@@ -61,9 +61,6 @@ def _top(panel: TracePanel) -> list[Any]:
     return [panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount())]
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ tool_call ", logger="studio.agent"
-)  # tool errors the test provokes
 def test_every_step_is_listed_with_arguments_result_duration_and_error(
     make_sheet: SheetMaker, qloop: Any
 ) -> None:
@@ -88,9 +85,6 @@ def test_every_step_is_listed_with_arguments_result_duration_and_error(
     close_sheet(qloop, sheet)
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ tool_call ", logger="studio.agent"
-)  # tool errors the test provokes
 def test_copy_buttons_copy_the_trace_id_and_the_steps(make_sheet: SheetMaker, qloop: Any) -> None:
     sheet, _ = _run_with_tools(make_sheet, qloop)
     panel = sheet.trace
@@ -103,9 +97,6 @@ def test_copy_buttons_copy_the_trace_id_and_the_steps(make_sheet: SheetMaker, ql
     close_sheet(qloop, sheet)
 
 
-@pytest.mark.expected_log(
-    r"^trace_\w+ tool_call ", logger="studio.agent"
-)  # tool errors the test provokes
 def test_a_saved_run_opens_and_replays_in_the_sheet(make_sheet: SheetMaker, qloop: Any) -> None:
     sheet, _ = _run_with_tools(make_sheet, qloop)
     path = sheet.driver.last_snapshot
