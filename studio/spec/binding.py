@@ -359,14 +359,3 @@ def bind_checked_keys(value: Raw, instance: Instance) -> Raw:
         if inner is not None and isinstance(inner.get(key), str):
             copy[part] = {**inner, key: bind_text(inner[key], instance)}
     return copy
-
-
-def child_nodes(node: Raw, path: str) -> list[tuple[Raw, str]]:
-    """A node's child nodes with their paths: `child` when it is an object, else `children`."""
-    single = record(node.get("child"))
-    if single is not None:
-        return [(single, f"{path}.child")]
-    children = node.get("children")
-    if not isinstance(children, list):
-        return []
-    return [(c, f"{path}.children[{i}]") for i, c in enumerate(children) if isinstance(c, dict)]

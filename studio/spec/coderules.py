@@ -27,6 +27,7 @@ from studio.spec.binding import (
     js_string,
 )
 from studio.spec.compiled import Ctx, number_ok, slot_uses
+from studio.spec.tree import children
 
 Raw = dict[str, Any]
 Failure = tuple[str, str]
@@ -35,37 +36,22 @@ Failure = tuple[str, str]
 # --- where nodes and actions are -----------------------------------------------------------
 
 
-def children_of(node: Raw, path: str) -> list[tuple[Raw, str]]:
-    """Child nodes as AutoMobile's repeat code sees them: `child` when an object, else
-    `children` (objects only)."""
-    single = node.get("child")
-    if isinstance(single, dict):
-        return [(single, f"{path}.child")]
-    entries = node.get("children")
-    if not isinstance(entries, list):
-        return []
-    return [(c, f"{path}.children[{i}]") for i, c in enumerate(entries) if isinstance(c, dict)]
-
-
 def _action_lists(node: Raw, path: str) -> Iterator[tuple[str, Any]]:
     """(path, onTap list) of a node's own action lists, in sorted-key (walk) order; child nodes
     are yielded as ("", node-entry) markers where their actions come in that order."""
-    for key in ("action", "actions", "child", "children", "confirm", "dismiss", "navigationIcon"):
+    for key in ("action", "actions", "child", "confirm", "dismiss", "navigationIcon"):
         value = node.get(key)
-        if value is None:
+        if key == "child":  # `child` and `children` sort together: the child nodes go here
+            for child in children(node, path):
+                yield "", child
+        elif value is None:
             continue
-        if key in ("action", "confirm", "dismiss", "navigationIcon") and isinstance(value, dict):
-            yield f"{path}.{key}.onTap", value.get("onTap")
-        elif key == "actions" and isinstance(value, list):
-            for index, part in enumerate(value):
+        elif key == "actions":
+            for index, part in enumerate(value if isinstance(value, list) else []):
                 if isinstance(part, dict):
                     yield f"{path}.actions[{index}].onTap", part.get("onTap")
-        elif key == "child" and isinstance(value, dict):
-            yield "", (value, f"{path}.child")
-        elif key == "children" and isinstance(value, list):
-            for index, child in enumerate(value):
-                if isinstance(child, dict):
-                    yield "", (child, f"{path}.children[{index}]")
+        elif isinstance(value, dict):
+            yield f"{path}.{key}.onTap", value.get("onTap")
     yield f"{path}.onTap", node.get("onTap")
 
 
@@ -168,7 +154,7 @@ def _template_errors(node: Raw, path: str, scope: Scope | None) -> Failure | Non
         elif kind == "key" and isinstance(value, str) and not _STATE_KEY(value):
             return field_path, "State key placeholder outside a repeat template"
     inner = scope_of(node, path) or scope
-    for child, child_path in children_of(node, path):
+    for child, child_path in children(node, path):
         error = _template_errors(child, child_path, inner)
         if error is not None:
             return error
@@ -204,7 +190,7 @@ def _expanded_errors(node: Raw, path: str, budget: _Budget, at: str | None) -> F
     scope = scope_of(node, path)
     copies = len(scope.items) if scope is not None else 1
     nested = f"{path}.repeat" if scope is not None else at
-    kids = children_of(node, path)
+    kids = children(node, path)
     for _ in range(copies):
         for child, child_path in kids:
             error = _expanded_errors(child, child_path, budget, nested)

@@ -9,7 +9,6 @@ patched spec valid (an error, repeats or components involved, a limit reached), 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
@@ -20,52 +19,12 @@ from studio.spec.extensions import PlatformCatalog
 from studio.spec.jsvalues import compact_bytes
 from studio.spec.platform_rules import platform_errors
 from studio.spec.quickpass import quick_node
+from studio.spec.tree import path_steps, replace_node
 from studio.spec.validator import VALID, ValidationResult, check_plain, validate
 
 __all__ = ["CachedValidation", "validate_replace"]
 
-_STEP = re.compile(r"\.child(?!ren)|\.children\[(0|[1-9][0-9]*)\]")
 Raw = dict[str, Any]
-
-
-def _steps(path: str) -> list[str | int]:
-    """`root.children[2].child` -> [2, "child"]; ValueError for anything but a node path."""
-    if not path.startswith("root"):
-        raise ValueError(f"not a node path: {path!r}")
-    steps: list[str | int] = []
-    at = 4
-    while at < len(path):
-        match = _STEP.match(path, at)
-        if match is None:
-            raise ValueError(f"not a node path: {path!r}")
-        steps.append(int(match.group(1)) if match.group(1) is not None else "child")
-        at = match.end()
-    return steps
-
-
-def _replaced(spec: Raw, steps: list[str | int], node: Raw) -> tuple[Raw, Raw]:
-    """(patched copy of spec, the node that was replaced); only the path is copied."""
-    patched = dict(spec)
-    if not steps:
-        return {**patched, "root": node}, spec["root"]
-    parent = patched["root"] = dict(spec["root"])
-    for step in steps[:-1]:
-        if isinstance(step, int):
-            children = parent["children"] = list(parent["children"])
-            parent = children[step] = dict(children[step])
-        else:
-            parent = parent["child"] = dict(parent["child"])
-    last = steps[-1]
-    if isinstance(last, int):
-        children = parent["children"] = list(parent["children"])
-        old = children[last]
-        children[last] = node
-    else:
-        old = parent["child"]
-        parent["child"] = node
-    if not isinstance(old, dict):
-        raise ValueError("the path does not address a node")
-    return patched, old
 
 
 def _js_bytes(value: Any) -> int | None:
@@ -123,13 +82,10 @@ class CachedValidation:
     def replace(self, path: str, node: Raw) -> ValidationResult:
         """Exactly `validate(spec with the node at path replaced by node)`; ValueError when
         `path` does not address a node of the spec."""
-        try:
-            patched, old = _replaced(self.spec, _steps(path), node)
-        except (IndexError, KeyError, TypeError):
-            raise ValueError(f"{path} does not address a node") from None
+        patched, old = replace_node(self.spec, path, node)  # ValueError: no node there
         if not self._fast:
             return validate(patched, catalog=self.catalog)
-        if self._fast_ok(patched, _steps(path), old, node):
+        if self._fast_ok(patched, path_steps(path), old, node):
             return VALID
         return validate(patched, catalog=self.catalog)
 

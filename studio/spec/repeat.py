@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.spec.binding import Binding, Instance, Raw, bind_node_fields, record
+from studio.spec.tree import map_children
 
 
 def repeat_binding(node: Raw) -> tuple[Binding, list[Raw]] | None:
@@ -26,14 +27,7 @@ def repeat_binding(node: Raw) -> tuple[Binding, list[Raw]] | None:
 def bind_tree(node: Raw, instance: Instance) -> Raw:
     """A deep-bound copy of a template node: its own bindable fields and every descendant's."""
     bound = bind_node_fields(node, instance)
-    single = record(bound.get("child"))
-    if single is not None:
-        bound["child"] = bind_tree(single, instance)
-    elif isinstance(bound.get("children"), list):
-        bound["children"] = [
-            bind_tree(c, instance) if isinstance(c, dict) else c for c in bound["children"]
-        ]
-    return bound
+    return map_children(bound, "", lambda child, _: bind_tree(child, instance))
 
 
 def repeat_instances(node: Raw) -> list[tuple[Raw, dict[str, Any]]]:

@@ -26,6 +26,7 @@ from studio.spec.io import decode_text, parse_json_text
 from studio.spec.jsvalues import compact_bytes, js_string
 from studio.spec.platform_rules import platform_errors
 from studio.spec.quickpass import CountingCtx, counted_bytes, counting_spec, quick_spec
+from studio.spec.tree import walk
 
 __all__ = ["VALID", "ValidationResult", "path_text", "validate", "validate_value"]
 
@@ -228,19 +229,7 @@ def _validate_counted(
 
 
 def _has_use(value: Any) -> bool:
-    root = value.get("root") if isinstance(value, dict) else None
-    stack = [root] if isinstance(root, dict) else []
-    while stack:
-        node = stack.pop()
-        if node.get("type") == "use":
-            return True
-        child = node.get("child")
-        if isinstance(child, dict):
-            stack.append(child)
-        children = node.get("children")
-        if isinstance(children, list):
-            stack.extend(c for c in children if isinstance(c, dict))
-    return False
+    return any(node.get("type") == "use" for _, node, _, _ in walk(value))
 
 
 def _validate_expanded(value: Any, catalog: PlatformCatalog | None) -> ValidationResult:
