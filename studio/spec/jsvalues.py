@@ -17,6 +17,8 @@ from studio.spec.binding import js_keys, js_string
 from studio.spec.rules import MAX_PAYLOAD_DEPTH
 
 __all__ = [
+    "MAX_DOUBLE",
+    "is_number",
     "compact_bytes",
     "js_keys",
     "js_number",
@@ -26,6 +28,19 @@ __all__ = [
     "js_trim",
     "json_cost",
 ]
+
+#: The largest finite double: JavaScript and Kotlin read any bigger JSON number as Infinity.
+MAX_DOUBLE = 1.7976931348623157e308
+
+
+def is_number(value: object) -> bool:
+    """A JSON number that is finite as JavaScript reads it (never a boolean): a finite float,
+    or an int within the doubles' range."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)  # type: ignore[arg-type]  # a float, by the check above
+    return kind is int and -MAX_DOUBLE <= value <= MAX_DOUBLE  # type: ignore[operator]
+
 
 # JavaScript's WhiteSpace and LineTerminator code points (what `String.prototype.trim` removes).
 _JS_SPACE = (

@@ -25,8 +25,8 @@ from jsonschema.exceptions import ValidationError, best_match
 from studio.platform.coerce import coerce_args
 from studio.spec import rules as R
 from studio.spec.binding import child_path, js_string
-from studio.spec.compiled import number_ok
 from studio.spec.extensions import PlatformCatalog
+from studio.spec.state_rules import CONTROLS
 
 Raw = dict[str, Any]
 Failure = tuple[str, str]
@@ -34,7 +34,11 @@ _POINTER = re.compile(R.DATA_POINTER_PATTERN[1:-1])
 
 
 REFERENCE_KINDS = ("state", "data", "time", "chips")
-TIME_PARTS = (("hour", 23), ("minute", 59))
+#: A time reference reads what a timePicker writes: its two keys' types are the picker's.
+TIME_PARTS = tuple(
+    (binding.field[0].removesuffix("Key"), binding.type_for({}))
+    for binding in CONTROLS["timePicker"]
+)
 
 
 def binding_of(value: Any) -> tuple[str, Any] | None:
@@ -178,11 +182,12 @@ def _time_reference(ref: Any, state: Raw, at: str) -> str | Failure:
     if not isinstance(ref, dict) or set(ref) != {"hour", "minute"}:
         return at, 'A time reference is {"hour": KEY, "minute": KEY}'
     values: dict[str, int] = {}
-    for part, top in TIME_PARTS:
+    for part, kind in TIME_PARTS:
         key = ref[part]
         if not isinstance(key, str) or key not in state:
             return f"{at}.{part}", f"Unknown state key {_show(key)} (declare it in state)"
-        if not number_ok(state[key], True, 0, top):
+        if not kind.accepts(state[key]):
+            top = _show(kind.maximum)
             return f"{at}.{part}", f"Time {part} requires an integer 0..{top} state key"
         values[part] = int(state[key])
     if ref["hour"] == ref["minute"]:
