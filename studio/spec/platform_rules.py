@@ -8,7 +8,7 @@ one "HH:MM" string: what a timePicker writes) or `{"chips": {VALUE: KEY, ...}}` 
 boolean keys, read as the list of the VALUEs whose key is true, in the order written: what a
 row of filter chips writes). Literals and references to state are resolved with the declared
 values, coerced as the registry coerces form text (numeric text where a number may go, see
-`studio.platform.coerce`) and checked against the call's JSON Schema with jsonschema; each chip
+`studio.spec.coerce`) and checked against the call's JSON Schema with jsonschema; each chip
 VALUE is also checked against the argument's `items`. Data-bound values only need to be present.
 """
 
@@ -22,10 +22,10 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from studio.platform.coerce import coerce_args
 from studio.spec import rules as R
 from studio.spec.binding import child_path, js_string
-from studio.spec.extensions import PlatformCatalog
+from studio.spec.coerce import coerce_args
+from studio.spec.extensions import PlatformCatalog, default_catalog
 from studio.spec.state_rules import CONTROLS
 
 Raw = dict[str, Any]
@@ -81,8 +81,6 @@ def platform_errors(
     if not uses and not declared:
         return None
     if catalog is None:
-        from studio.spec.extensions import default_catalog
-
         catalog = default_catalog()
     found = spec.get("state")
     state: Raw = found if isinstance(found, dict) else {}
