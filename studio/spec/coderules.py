@@ -8,6 +8,7 @@ order). Paths are computed only for the error returned (`layout`).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,9 +26,9 @@ from studio.spec.binding import (
     is_state_key,
     js_string,
 )
-from studio.spec.compiled import Ctx, slot_uses
 from studio.spec.jsvalues import is_number
 from studio.spec.state_rules import ACTIONS, CONTROLS, StateBinding
+from studio.spec.structure import Ctx, slot_uses
 from studio.spec.tree import children
 
 Raw = dict[str, Any]
@@ -216,8 +217,42 @@ def repeat_errors(spec: Raw, ctx: Ctx) -> Failure | None:
 # --- 2. pagers -------------------------------------------------------------------------------
 
 
+@dataclass
+class Pagers:
+    """Pager ids and the references to them (tab and nav bars, `setPage` actions), counted:
+    the pager rule is that no id appears twice and every reference names an id."""
+
+    ids: Counter[str]
+    refs: Counter[str]
+
+    @classmethod
+    def of(cls, ctx: Ctx) -> Pagers:
+        nodes = [ctx.nodes[index] for index in ctx.marked]
+        ids = Counter(n["id"] for n in nodes if n.get("type") == "pager" and _text(n.get("id")))
+        refs = Counter(e["pager"] for e in (*nodes, *ctx.actions) if _text(e.get("pager")))
+        return cls(ids, refs)
+
+    def __add__(self, other: Pagers) -> Pagers:
+        return Pagers(self.ids + other.ids, self.refs + other.refs)
+
+    def __sub__(self, other: Pagers) -> Pagers:
+        return Pagers(self.ids - other.ids, self.refs - other.refs)
+
+    @property
+    def ok(self) -> bool:
+        return (
+            all(count == 1 for count in self.ids.values()) and self.refs.keys() <= self.ids.keys()
+        )
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str)
+
+
 def pager_errors(ctx: Ctx, where: Callable[[str, int], str]) -> Failure | None:
     """Duplicate pager ids, then references (tab/nav bars, then setPage) to unknown pagers."""
+    if Pagers.of(ctx).ok:
+        return None  # the common case; the ordered search below finds the first error
     pagers: set[str] = set()
     nodes = ctx.nodes
     for index in ctx.marked:

@@ -1,26 +1,25 @@
 """Incremental revalidation of a one-node replace on an already valid spec.
 
 `CachedValidation(spec)` validates once and keeps what the global rules need (node, image and
-byte totals, pager ids and references). `replace(path, node)` then walks only the new subtree
-and re-checks the global rules from those totals. Whenever the fast path cannot prove the
-patched spec valid (an error, repeats or components involved, a limit reached), it runs a full
-`validate` of the patched spec, so the answer is always exactly what a full validation gives.
+byte totals, pager ids and references) from that one walk. `replace(path, node)` then walks
+only the new subtree and re-checks the global rules from those totals. Whenever the fast path
+cannot prove the patched spec valid (an error, repeats or components involved, a limit reached),
+it runs a full `validate` of the patched spec, so the answer is always exactly what a full
+validation gives.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from studio.spec import rules as R
-from studio.spec.coderules import state_type_errors
-from studio.spec.compiled import Ctx, UseNode
+from studio.spec.coderules import Pagers, state_type_errors
 from studio.spec.extensions import PlatformCatalog
-from studio.spec.jsvalues import compact_bytes
 from studio.spec.platform_rules import platform_errors
-from studio.spec.quickpass import quick_node
+from studio.spec.size import compact_bytes
+from studio.spec.structure import Ctx, UseNode, node_check
 from studio.spec.tree import path_steps, replace_node
-from studio.spec.validator import VALID, ValidationResult, check_plain, validate
+from studio.spec.validator import VALID, ValidationResult, check, validate
 
 __all__ = ["CachedValidation", "validate_replace"]
 
@@ -36,16 +35,6 @@ def _js_bytes(value: Any) -> int | None:
         return None
 
 
-def _pager_counts(ctx: Ctx) -> tuple[Counter[str], Counter[str]]:
-    ids: Counter[str] = Counter(
-        n["id"] for n in ctx.nodes if n.get("type") == "pager" and isinstance(n.get("id"), str)
-    )
-    refs: Counter[str] = Counter(
-        e["pager"] for e in (*ctx.nodes, *ctx.actions) if isinstance(e.get("pager"), str)
-    )
-    return ids, refs
-
-
 def _no_path(kind: str, index: int) -> str:
     return ""
 
@@ -56,22 +45,19 @@ class CachedValidation:
     def __init__(self, spec: Raw, *, catalog: PlatformCatalog | None = None) -> None:
         self.spec = spec
         self.catalog = catalog
-        self.result = validate(spec, catalog=catalog)
+        checked = check(spec, catalog=catalog)
+        self.result = checked.result
         self._fast = False
-        if not self.result.ok or "components" in spec:
-            return
-        try:
-            checked = check_plain(spec, catalog)
-        except UseNode:
-            return
         ctx = checked.ctx
+        if not self.result.ok or "components" in spec or ctx is None or checked.size is None:
+            return
         if ctx.repeats or ctx.templated:
             return  # repeat templates bind across nodes: always revalidate fully
         self._fast = True
         self.nodes = len(ctx.nodes)
         self.images = ctx.images
-        self.bytes = compact_bytes(spec, exact=True)
-        self.pager_ids, self.pager_refs = _pager_counts(ctx)
+        self.bytes = checked.size
+        self.pagers = Pagers.of(ctx)
 
     @property
     def incremental(self) -> bool:
@@ -82,25 +68,23 @@ class CachedValidation:
     def replace(self, path: str, node: Raw) -> ValidationResult:
         """Exactly `validate(spec with the node at path replaced by node)`; ValueError when
         `path` does not address a node of the spec."""
-        patched, old = replace_node(self.spec, path, node)  # ValueError: no node there
-        if not self._fast:
-            return validate(patched, catalog=self.catalog)
-        if self._fast_ok(patched, path_steps(path), old, node):
+        patched, old = replace_node(self.spec, path, node)
+        if self._fast and self._fast_ok(patched, len(path_steps(path)), old, node):
             return VALID
         return validate(patched, catalog=self.catalog)
 
-    def _fast_ok(self, patched: Raw, steps: list[str | int], old: Raw, node: Raw) -> bool:
-        check = quick_node()  # valid or not is all that counts here; any doubt revalidates fully
+    def _fast_ok(self, patched: Raw, depth: int, old: Raw, node: Raw) -> bool:
+        check_node = node_check("quick")  # valid or not is all that counts; doubt revalidates
         new = Ctx()
         try:
-            if not check(node, new, len(steps)):
+            if not check_node(node, new, depth):
                 return False
         except UseNode:
             return False
         if new.repeats or new.templated:
             return False
         before = Ctx()
-        check(old, before, len(steps))
+        check_node(old, before, depth)
         if self.nodes - len(before.nodes) + len(new.nodes) > R.MAX_NODES:
             return False
         if self.images - before.images + new.images > R.MAX_IMAGES:
@@ -110,13 +94,7 @@ class CachedValidation:
             return False
         if self.bytes - old_bytes + new_bytes > R.MAX_SPEC_BYTES:
             return False
-        old_ids, old_refs = _pager_counts(before)
-        new_ids, new_refs = _pager_counts(new)
-        ids = self.pager_ids - old_ids + new_ids
-        if any(count > 1 for count in ids.values()):
-            return False
-        refs = self.pager_refs - old_refs + new_refs
-        if any(ref not in ids for ref in refs):
+        if not (self.pagers - Pagers.of(before) + Pagers.of(new)).ok:
             return False
         if state_type_errors(patched, new, _no_path, None) is not None:
             return False

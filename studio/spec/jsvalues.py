@@ -7,7 +7,6 @@ needs JavaScript's `JSON.stringify` spelling (240.0 is `240`), UTF-16 key sortin
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from decimal import Decimal
@@ -19,7 +18,6 @@ from studio.spec.rules import MAX_PAYLOAD_DEPTH
 __all__ = [
     "MAX_DOUBLE",
     "is_number",
-    "compact_bytes",
     "js_keys",
     "js_number",
     "js_sort_keys",
@@ -147,46 +145,3 @@ def _string_bytes(text: str) -> int:
     if _PLAIN_ASCII(text):
         return len(text) + 2
     return len(js_string(text).encode("utf-8"))
-
-
-# Numbers Python spells differently from JavaScript: a fraction or an exponent. Strings are
-# matched first (unrolled loop) so that digits inside strings are skipped.
-_NUMBER_OR_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?[eE][-+]?\d+|-?\d+\.\d+')
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_EXPONENT = re.compile(r"e[-+][0-9]")
-
-
-def compact_bytes(value: Any, *, exact: bool = False) -> int:
-    """UTF-8 bytes of `JSON.stringify(value)`; raises ValueError/TypeError for non-JSON values
-    (NaN, Infinity, sets, ...). Python's C encoder gives the length; number spellings and lone
-    surrogates are corrected when `exact` or when they could matter for the 1 MiB limit
-    (JavaScript's text is at most ~3.4x longer than Python's)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    try:
-        size = len(text.encode("utf-8"))
-        lone = False
-    except UnicodeEncodeError:
-        size = len(text.encode("utf-8", "surrogatepass"))
-        lone = True
-    if size <= 262_144 and not exact:  # even at 3.4x still under 1 MiB: no need to be exact
-        return size
-    if not lone and not _may_differ(text):
-        return size  # no number Python spells differently: already exact
-    for match in _NUMBER_OR_STRING.finditer(text):
-        token = match.group()
-        if token[0] != '"':
-            size += len(js_number(float(token))) - len(token)
-        elif lone and _LONE_SURROGATE.search(token):
-            size += 3 * len(_LONE_SURROGATE.findall(token))
-    return size
-
-
-def _may_differ(text: str) -> bool:
-    """An integral float (`100.0`, JS `100`) or an exponent (`1e-07`, JS `1e-7`) may be in the
-    text; plain substring searches, a hit inside a string only costs the exact scan."""
-    return (
-        ".0," in text
-        or ".0]" in text
-        or ".0}" in text
-        or (("e-" in text or "e+" in text) and _EXPONENT.search(text) is not None)
-    )

@@ -1,6 +1,7 @@
-"""The fast paths agree with the exact ones: the generated quick pass accepts exactly what the
-exact walk accepts (with the same counters), and the counting walk's byte count of an object
-spec is `JSON.stringify`'s, escapes, non-ASCII, lone surrogates and number spellings included."""
+"""The structural walk's three modes are generated from the same rule code and must agree: the
+quick mode accepts exactly what the ordered (AutoMobile's order) mode accepts, with the same
+counters, and the count mode's byte count of an object spec is `JSON.stringify`'s, escapes,
+non-ASCII, lone surrogates and number spellings included."""
 
 from __future__ import annotations
 
@@ -13,11 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from studio.spec.compiled import Ctx, UseNode, spec_check
 from studio.spec.incremental import CachedValidation
-from studio.spec.jsvalues import compact_bytes
-from studio.spec.quickpass import CountingCtx, counted_bytes, counting_spec, quick_spec
 from studio.spec.rules import MAX_SPEC_BYTES
+from studio.spec.size import compact_bytes, counted_bytes
+from studio.spec.structure import Ctx, UseNode, spec_check
 from studio.spec.validator import validate
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "spec" / "valid"
@@ -115,8 +115,8 @@ def _has_lone_surrogate(spec: Any) -> bool:
 @given(mutated())
 def test_quick_pass_accepts_exactly_what_the_exact_walk_accepts(spec: dict[str, Any]) -> None:
     exact, quick = Ctx(), Ctx()
-    exact_ok = _walk(spec_check(), spec, exact)
-    quick_ok = _walk(quick_spec(), spec, quick)
+    exact_ok = _walk(spec_check("ordered"), spec, exact)
+    quick_ok = _walk(spec_check("quick"), spec, quick)
     if exact_ok is None or quick_ok is None:  # both see the use node, or an error before it
         assert not exact_ok and not quick_ok
         return
@@ -135,11 +135,11 @@ def test_quick_pass_accepts_exactly_what_the_exact_walk_accepts(spec: dict[str, 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_counting_walk_counts_bytes_like_javascript(spec: dict[str, Any]) -> None:
-    ctx = CountingCtx()
-    counted = _walk(counting_spec(), spec, ctx)
+    ctx = Ctx()
+    counted = _walk(spec_check("count"), spec, ctx)
     if not counted:
         return
-    assert _walk(quick_spec(), spec, Ctx())  # never more lenient than the quick pass
+    assert _walk(spec_check("quick"), spec, Ctx())  # never more lenient than the quick pass
     try:
         expected = compact_bytes(spec, exact=True)
     except (ValueError, TypeError):
@@ -187,8 +187,8 @@ def test_counted_bytes_of_escapes_and_number_spellings(text: str, number: float)
             ],
         },
     }
-    ctx = CountingCtx()
-    assert counting_spec()(spec, ctx, 0)
+    ctx = Ctx()
+    assert spec_check("count")(spec, ctx, 0)
     assert counted_bytes(ctx) == compact_bytes(spec, exact=True)
     assert validate(spec).ok
 
@@ -215,9 +215,9 @@ def test_quick_pass_agrees_on_every_value_replaced_by_a_boundary_value(base: int
         original = container[key]
         for substitute in SUBSTITUTES:
             container[key] = substitute
-            exact_ok = _walk(spec_check(), spec, Ctx())
-            quick_ok = _walk(quick_spec(), spec, Ctx())
-            counting_ok = _walk(counting_spec(), spec, CountingCtx())
+            exact_ok = _walk(spec_check("ordered"), spec, Ctx())
+            quick_ok = _walk(spec_check("quick"), spec, Ctx())
+            counting_ok = _walk(spec_check("count"), spec, Ctx())
             if exact_ok is None or quick_ok is None:
                 assert not exact_ok and not quick_ok
             else:
@@ -272,8 +272,8 @@ def test_warm_up_compiles_the_checks_ahead_of_the_first_validation() -> None:
     import sys
 
     code = (
-        "import time; from studio.spec import quickpass as q; from studio.spec.validator import "
-        "warm_up, validate; warm_up(); assert set(q._BUILT) == {False, True}; "
+        "import time; from studio.spec import structure as q; from studio.spec.validator import "
+        "warm_up, validate; warm_up(); assert set(q._BUILT) == {'quick', 'count', 'ordered'}; "
         "s = {'id': 'x', 'window': {'placement': {'type': 'fullscreen'}}, "
         "'root': {'type': 'text', 'text': 'hi'}}; assert validate(s).ok; print('ok')"
     )
