@@ -16,7 +16,7 @@ from studio.spec import rules as R
 from studio.spec.coderules import Pagers, state_type_errors
 from studio.spec.extensions import PlatformCatalog
 from studio.spec.platform_rules import platform_errors
-from studio.spec.size import compact_bytes
+from studio.spec.size import NotJSON, measure
 from studio.spec.structure import Ctx, UseNode, node_check
 from studio.spec.tree import path_steps, replace_node
 from studio.spec.validator import VALID, ValidationResult, check, validate
@@ -27,12 +27,13 @@ Raw = dict[str, Any]
 
 
 def _js_bytes(value: Any) -> int | None:
-    """UTF-8 bytes of `JSON.stringify(value)` (C-encoded, exact); None when it is not JSON
-    (NaN in platform `args`, say), which a full validation reports."""
+    """UTF-8 bytes of `JSON.stringify(value)` (exact); None when it is not JSON, or holds a lone
+    surrogate, which a full validation reports."""
     try:
-        return compact_bytes(value, exact=True)
-    except (ValueError, TypeError, RecursionError):
+        size = measure(value, exact=True)
+    except NotJSON:
         return None
+    return None if size.lone else size.bytes
 
 
 def _no_path(kind: str, index: int) -> str:

@@ -12,8 +12,8 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from studio.spec.binding import js_keys, js_string
-from studio.spec.rules import MAX_PAYLOAD_DEPTH
+from studio.spec.binding import LONE_SURROGATE, js_keys, js_string, whole_text
+from studio.spec.rules import MAX_DATA_DEPTH, MAX_PAYLOAD_DEPTH
 
 __all__ = [
     "MAX_DOUBLE",
@@ -25,6 +25,8 @@ __all__ = [
     "js_stringify",
     "js_trim",
     "json_cost",
+    "json_problem",
+    "lone_surrogate_at",
 ]
 
 #: The largest finite double: JavaScript and Kotlin read any bigger JSON number as Infinity.
@@ -114,14 +116,12 @@ def json_cost(value: Any, depth: int = 0) -> float:
     kind = type(value)
     if kind is str:
         return _string_bytes(value)
-    if kind is int:
-        return 32
+    if kind is int or kind is float:  # JavaScript reads a number beyond a double as Infinity
+        return 32 if is_number(value) else math.inf
     if value is None:
         return 4
     if kind is bool:
         return 4 if value else 5
-    if kind is float:
-        return 32 if math.isfinite(value) else math.inf
     total: float
     if isinstance(value, dict):
         total = len(value) + 1 if value else 2
@@ -145,3 +145,71 @@ def _string_bytes(text: str) -> int:
     if _PLAIN_ASCII(text):
         return len(text) + 2
     return len(js_string(text).encode("utf-8"))
+
+
+def json_problem(
+    value: Any, *, ordered: bool = False, limit: int = MAX_DATA_DEPTH
+) -> tuple[list[str | int], str] | None:
+    """What keeps a free-form JSON value (`data`, platform `args`) from being stored and read
+    back the same, as (segments below `value`, innermost first; message), or None: a number
+    JavaScript reads as NaN or Infinity (a float that is not finite, an int beyond a double) or
+    nesting deeper than `limit`. Iterative (any depth). `ordered` finds the first in the
+    validator's order (object keys sorted as JavaScript sorts them); otherwise any. TypeError for
+    a key that is not a string."""
+    stack: list[tuple[Any, list[str | int], int]] = [(value, [], 0)]
+    while stack:
+        item, at, depth = stack.pop()
+        kind = type(item)
+        if kind is int or kind is float:
+            if not is_number(item):
+                return at, "Invalid number value"
+            continue
+        if kind is str or kind is bool or item is None:
+            continue
+        if isinstance(item, dict):
+            keys = list(item)
+            if not all(type(k) is str for k in keys):
+                raise TypeError("object keys must be strings")
+            entries: list[tuple[str | int, Any]] = [
+                (k, item[k]) for k in (js_sort_keys(keys) if ordered else keys)
+            ]
+        elif isinstance(item, list):
+            entries = list(enumerate(item))
+        else:
+            return at, "Invalid json value"
+        if entries and depth >= limit:
+            return at, "Data nesting depth limit exceeded"
+        stack.extend((child, [key, *at], depth + 1) for key, child in reversed(entries))
+    return None
+
+
+def _lone(text: str) -> str | None:
+    found = LONE_SURROGATE.search(whole_text(text)) if _ANY_SURROGATE(text) else None
+    return found.group() if found is not None else None
+
+
+_ANY_SURROGATE = re.compile("[\ud800-\udfff]").search
+
+
+def lone_surrogate_at(value: Any) -> tuple[list[str | int], str] | None:
+    """The first string or key holding a lone surrogate (half of a UTF-16 pair: no character,
+    and nothing UTF-8 can store), in the validator's order (object keys sorted as JavaScript
+    sorts them, each key before its value), as (segments from `value`, innermost first;
+    message), or None. Iterative."""
+    stack: list[tuple[Any, list[str | int], str | None]] = [(value, [], None)]
+    while stack:
+        item, at, key = stack.pop()
+        if key is not None:
+            half = _lone(key)
+            if half is not None:
+                return at, f"Lone surrogate \\u{ord(half):04x} in a key (half of a UTF-16 pair)"
+        if isinstance(item, str):
+            half = _lone(item)
+            if half is not None:
+                return at, f"Lone surrogate \\u{ord(half):04x} in a string (half of a UTF-16 pair)"
+        elif isinstance(item, dict):
+            keys = js_sort_keys(list(item))
+            stack.extend((item[k], [k, *at], k) for k in reversed(keys))
+        elif isinstance(item, list):
+            stack.extend((c, [i, *at], None) for i, c in reversed(list(enumerate(item))))
+    return None

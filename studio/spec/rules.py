@@ -23,6 +23,8 @@ MAX_IMAGES = 32
 MAX_SPEC_BYTES = 1_048_576
 MAX_PAYLOAD_BYTES = 4096
 MAX_PAYLOAD_DEPTH = 24
+#: Studio extension: how deep `data` and platform `args` may nest (levels below the object).
+MAX_DATA_DEPTH = 64
 MAX_SELECTOR_DEPTH = 8
 MAX_CONDITION_DEPTH = 8
 MAX_INT32 = 2_147_483_647

@@ -33,7 +33,14 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from studio.spec import rules as R
-from studio.spec.jsvalues import MAX_DOUBLE, js_sort_keys, js_stringify, js_trim, json_cost
+from studio.spec.jsvalues import (
+    MAX_DOUBLE,
+    js_sort_keys,
+    js_stringify,
+    js_trim,
+    json_cost,
+    json_problem,
+)
 
 __all__ = [
     "MARKED_NODES",
@@ -241,6 +248,7 @@ class _Generator:
             "_MISSING": _MISSING,
             "_trim": js_trim,
             "_json_cost": json_cost,
+            "_json_problem": json_problem,
             "_unique": _unique,
             "_stringify": js_stringify,
             "_js_sort": js_sort_keys,
@@ -341,8 +349,6 @@ class _Generator:
         if isinstance(rule, R.Scalar):
             number = self.number_expr(R.Num(), v)
             return f"(type({v}) is str or type({v}) is bool or ({number}))"
-        if isinstance(rule, R.AnyObject):
-            return f"isinstance({v}, dict)"
         if isinstance(rule, R.Json):
             budget = rule.max_bytes if rule.max_bytes is not None else math.inf
             return f"_json_cost({v}) <= {self.const(budget)}"
@@ -385,6 +391,8 @@ class _Generator:
             out.append(f"{pad}    ctx.templated = True")
             if self.count:
                 out.append(f"{pad}ctx.strings.append({v})")
+        elif isinstance(rule, R.AnyObject):
+            self.any_object(v, segs, out, pad)
         elif isinstance(rule, R.Ref):
             target = self.table[rule.name]
             if isinstance(target, R.Choice) and rule.name not in self.named:
@@ -403,6 +411,20 @@ class _Generator:
             self.call(self.tagged(rule, ""), v, segs, out, pad)
         else:
             raise TypeError(f"no check for rule {rule!r}")
+
+    def any_object(self, v: str, segs: list[str], out: list[str], pad: str) -> None:
+        """Studio extension (`data`, platform `args`): any JSON object that can be stored and
+        read back the same (`jsvalues.json_problem`: finite numbers, bounded nesting)."""
+        out.append(f"{pad}if not isinstance({v}, dict): {self.fail('Expected object', segs)}")
+        if self.ordered:
+            problem = f"p{len(pad)}"
+            where = ", ".join([f"*{problem}[0]", *segs])
+            out.append(f"{pad}{problem} = _json_problem({v}, ordered=True)")
+            out.append(f"{pad}if {problem} is not None: return Err({problem}[1], [{where}])")
+        else:
+            out.append(f"{pad}if _json_problem({v}) is not None: return False")
+        if self.count:
+            out.append(f"{pad}ctx.opaque.append({v})")
 
     def array(self, rule: R.Arr, v: str, segs: list[str], out: list[str], pad: str) -> None:
         out.append(f"{pad}if not {self.is_list.format(v)}: {self.fail('Expected array', segs)}")
