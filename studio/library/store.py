@@ -62,6 +62,7 @@ from studio.library.paths import library_dir
 from studio.library.revisions import RevisionLog
 from studio.library.specs import MAX_SPEC_BYTES, check_spec, parse_json, parse_spec
 from studio.library.templates import list_templates
+from studio.spec.io import spec_file_bytes
 
 log = logging.getLogger(__name__)
 
@@ -217,7 +218,7 @@ class Library:
         with self._lock:
             entry = self.get(entry_id)
             spec = check_spec(spec, entry.name)
-            write_json(self.folder / entry_id / SPEC, spec)
+            write_bytes(self.folder / entry_id / SPEC, spec_file_bytes(spec))
             return self._update(entry.with_changes(modified=now_iso()))
 
     def rename(self, entry_id: str, name: str) -> LibraryEntry:
@@ -444,7 +445,7 @@ class Library:
         staging = temp_name(final)
         try:
             staging.mkdir()
-            _write_synced(staging / SPEC, dumps(spec))
+            _write_synced(staging / SPEC, spec_file_bytes(spec))
             if assets:
                 (staging / ASSETS).mkdir()
                 for asset in assets.values():

@@ -21,6 +21,7 @@ from studio.spec.rules import MAX_SPEC_BYTES
 
 __all__ = [
     "load_spec_file",
+    "spec_file_bytes",
     "parse_json_text",
     "parse_spec_text",
     "read_file_bytes",
@@ -242,3 +243,19 @@ def load_spec_file(path: str | os.PathLike[str]) -> dict[str, Any]:
         return parse_spec_text(data)
     except SpecInputError as exc:
         raise SpecInputError(f"{path}: {exc}") from None
+
+
+def spec_file_bytes(spec: Any) -> bytes:
+    """The bytes a spec is stored as (library, `agent --out`): 2-space indented with a final
+    newline for people to read when that fits the 1 MiB spec limit; otherwise compact, exactly
+    `JSON.stringify(spec)` (`studio.spec.size.stringify`), the very bytes the validator counts
+    for an object. So a spec the validator accepted is always stored within the limit, and read
+    back by any reader that enforces it (the studio's own, AutoMobile's)."""
+    from studio.spec.binding import escape_lone_surrogates
+    from studio.spec.size import stringify
+
+    text = json.dumps(spec, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    data = escape_lone_surrogates(text).encode("utf-8")
+    if len(data) <= MAX_SPEC_BYTES:
+        return data
+    return stringify(spec).encode("utf-8")

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
-from studio.spec.binding import LONE_SURROGATE, whole_text
+from studio.spec.binding import LONE_SURROGATE, escape_lone_surrogates, whole_text
 from studio.spec.jsvalues import is_number, js_number
 from studio.spec.structure import Ctx
 
-__all__ = ["NotJSON", "Size", "compact_bytes", "counted_size", "measure"]
+__all__ = ["NotJSON", "Size", "compact_bytes", "counted_size", "measure", "stringify"]
 
 # Numbers Python spells differently from JavaScript: a fraction or an exponent. Strings are
 # matched first (unrolled loop) so that digits inside strings are skipped.
@@ -66,6 +66,22 @@ def measure(value: Any, *, exact: bool = False) -> Size:
         if token[0] != '"':
             size += len(js_number(float(token))) - len(token)
     return Size(size, lone)
+
+
+def stringify(value: Any) -> str:
+    """`JSON.stringify(value)` of a JSON value with finite numbers: compact, numbers in
+    JavaScript's spelling (`100.0` -> `100`, `1e-07` -> `1e-7`), a lone surrogate as its
+    escape. Its UTF-8 bytes are exactly `measure(value, exact=True).bytes`. ValueError for NaN
+    or Infinity (not JSON text), as `json.dumps(allow_nan=False)` raises it."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if _may_differ(text):
+        text = _NUMBER_OR_STRING.sub(_js_token, text)
+    return escape_lone_surrogates(text)
+
+
+def _js_token(match: re.Match[str]) -> str:
+    token = match.group()
+    return token if token[0] == '"' else js_number(float(token))
 
 
 def compact_bytes(value: Any, *, exact: bool = False) -> int:
