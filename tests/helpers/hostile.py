@@ -11,6 +11,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from studio.spec.errors import SpecInputError
+from studio.spec.io import parse_json_text, spec_file_bytes
+from studio.spec.validator import ValidationResult, validate
+
 MAX_SPEC_BYTES = 1_048_576
 
 
@@ -111,3 +115,87 @@ def hostile_spec_texts(draw: st.DrawFn) -> str:
 non_json_numbers = st.sampled_from(
     [float("nan"), float("inf"), float("-inf"), 10**5000, -(10**400)]
 )
+
+
+# --- the properties (shared by the bounded tests and the deep-fuzz script) --------------------
+
+
+def _agree(a: ValidationResult, b: ValidationResult) -> bool:
+    """One verdict: the same result, or both `Invalid JSON` at `$` (where the text breaks may
+    be worded per form: a NUL byte in bytes, the control character in text)."""
+    if a == b:
+        return True
+    both = (a.message or "", b.message or "")
+    return a.path == b.path == "$" and all(m.startswith("Invalid JSON") for m in both)
+
+
+def problems_of_text(text: str) -> list[str]:
+    """What is wrong with how `validate` treats this text (empty list: nothing): it must not
+    raise, text, bytes and the parsed object must agree (the byte limit aside: text is counted
+    as it comes, an object as `JSON.stringify` writes it, as AutoMobile counts them), text that
+    does not parse is judged at `$`, and an accepted spec must be storable."""
+    from studio.spec.size import NotJSON, measure
+
+    found: list[str] = []
+    verdicts = {"str": validate(text)}
+    try:
+        verdicts["bytes"] = validate(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        pass
+    try:
+        parsed: Any = parse_json_text(text)
+    except SpecInputError:
+        parsed = None
+        if verdicts["str"].path != "$":
+            found.append(f"text that does not parse is judged at {verdicts['str'].path}")
+    else:
+        verdicts["object"] = validate(parsed)
+    for form, result in verdicts.items():
+        if result.message is not None and result.message.startswith("Cannot validate"):
+            found.append(f"{form}: {result}")
+    raw = len(text.encode("utf-8", "surrogatepass"))
+    sizes = {"str": raw, "bytes": raw}
+    if parsed is not None:
+        try:
+            sizes["object"] = measure(parsed, exact=True).bytes
+        except NotJSON:
+            sizes["object"] = 0
+    over = {form for form, size in sizes.items() if size > MAX_SPEC_BYTES}
+    for form in over & set(verdicts):
+        if str(verdicts[form]) != "$: Spec byte limit exceeded":
+            found.append(f"{form} is {sizes[form]} bytes but gives {verdicts[form]}")
+    judged = {form: result for form, result in verdicts.items() if form not in over}
+    if judged:
+        first_form, first = next(iter(judged.items()))
+        for form, result in judged.items():
+            if not _agree(result, first):
+                found.append(f"{form} gives {result}, {first_form} gives {first}")
+    if verdicts["str"].ok and parsed is not None:
+        found.extend(problems_of_storing(parsed))
+    return found
+
+
+def problems_of_storing(spec: Any) -> list[str]:
+    """An accepted spec must be writable and read back the same (research F3, F9)."""
+    try:
+        data = spec_file_bytes(spec)
+    except (ValueError, UnicodeError) as exc:
+        return [f"accepted but not writable: {exc!r}"]
+    if len(data) > MAX_SPEC_BYTES:
+        return [f"accepted but stored as {len(data)} bytes"]
+    if not validate(data).ok:
+        return [f"accepted but its stored file is not: {validate(data)}"]
+    if parse_json_text(data.decode("utf-8")) != spec:
+        return ["accepted but read back differently"]
+    return []
+
+
+def problems_of_object(spec: Any) -> list[str]:
+    """What is wrong with how `validate` treats this object: it must give a result, and an
+    accepted spec must be storable."""
+    result = validate(spec)
+    if not isinstance(result, ValidationResult):
+        return [f"not a result: {result!r}"]
+    if result.message is not None and result.message.startswith("Cannot validate"):
+        return [str(result)]
+    return problems_of_storing(spec) if result.ok else []
