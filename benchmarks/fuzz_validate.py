@@ -130,7 +130,7 @@ def corpus_round(run: Run, rng: random.Random, texts: list[str], count: int) -> 
         if rng.random() < 0.2:  # invalid UTF-8 as well
             at = rng.randrange(len(raw) + 1)
             raw = raw[:at] + bytes([rng.randrange(128, 256)]) + raw[at:]
-        found, took = _timed(lambda: _bytes_problems(raw))
+        found, took = _timed(_bytes_problems, raw)
         run.check("corpus-bytes", found, raw, took)
 
 
@@ -169,24 +169,25 @@ def object_round(run: Run, rng: random.Random, specs: list[Any], count: int) -> 
         run.check("objects", found, spec, took)
 
 
+def _cli_problems(path: Path, raw: bytes) -> list[str]:
+    """`proto-studio validate --json` on the file says what `validate(bytes)` says."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = cli(["validate", "--json", str(path)])
+    line = json.loads(out.getvalue())
+    result = validate(raw)
+    expected = 0 if result.ok else 1
+    if (code, line["valid"], line["path"]) != (expected, result.ok, result.path):
+        return [f"CLI says {code} {line['path']}, validate {result}"]
+    return []
+
+
 def cli_round(run: Run, rng: random.Random, texts: list[str], count: int, folder: Path) -> None:
     for number in range(count):
         raw = damaged_text(rng, texts).encode("utf-8", "surrogatepass")
         path = folder / f"case-{number}.json"
         path.write_bytes(raw)
-        out = io.StringIO()
-
-        def both() -> list[str]:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-                code = cli(["validate", "--json", str(path)])
-            line = json.loads(out.getvalue())
-            result = validate(raw)
-            expected = 0 if result.ok else 1
-            if (code, line["valid"], line["path"]) != (expected, result.ok, result.path):
-                return [f"CLI says {code} {line['path']}, validate {result}"]
-            return []
-
-        found, took = _timed(both)
+        found, took = _timed(_cli_problems, path, raw)
         run.check("cli", found, raw.decode("utf-8", "backslashreplace"), took)
 
 
