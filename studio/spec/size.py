@@ -15,7 +15,7 @@ from studio.spec.binding import LONE_SURROGATE, escape_lone_surrogates, whole_te
 from studio.spec.jsvalues import is_number, js_number
 from studio.spec.structure import Ctx
 
-__all__ = ["NotJSON", "Size", "compact_bytes", "counted_size", "measure", "stringify"]
+__all__ = ["NotJSON", "Size", "counted_size", "measure", "stringify"]
 
 # Numbers Python spells differently from JavaScript: a fraction or an exponent. Strings are
 # matched first (unrolled loop) so that digits inside strings are skipped.
@@ -82,11 +82,6 @@ def stringify(value: Any) -> str:
 def _js_token(match: re.Match[str]) -> str:
     token = match.group()
     return token if token[0] == '"' else js_number(float(token))
-
-
-def compact_bytes(value: Any, *, exact: bool = False) -> int:
-    """`measure(value).bytes`."""
-    return measure(value, exact=exact).bytes
 
 
 def _number_bytes(value: int | float) -> int:

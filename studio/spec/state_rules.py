@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 from studio.spec.jsvalues import is_number
@@ -26,7 +27,6 @@ __all__ = [
     "StateType",
     "bindings",
     "date_problem",
-    "is_prototype_date",
 ]
 
 Kind = Literal["string", "boolean", "number", "integer", "date"]
@@ -49,11 +49,6 @@ def date_problem(value: object) -> str | None:
     if not 1900 <= year <= 2100:
         return "needs a date in 1900..2100"
     return None
-
-
-def is_prototype_date(value: object) -> bool:
-    """True for a `YYYY-MM-DD` calendar date in 1900..2100."""
-    return date_problem(value) is None
 
 
 @dataclass(frozen=True)
@@ -111,6 +106,10 @@ class StateBinding:
     default_maximum: float | None = None
     declared_only: bool = False
 
+    @cached_property
+    def _fixed(self) -> StateType:
+        return StateType(self.kind, self.minimum, self.maximum)
+
     @property
     def where(self) -> str:
         """The field as a path suffix, e.g. `.trailing.stateKey`."""
@@ -120,11 +119,13 @@ class StateBinding:
         """The state key this node binds through the field, or None."""
         value: Any = node
         for part in self.field:
-            value = value.get(part) if isinstance(value, Mapping) else None
-        return value if isinstance(value, str) else None
+            value = value.get(part) if type(value) is dict or isinstance(value, Mapping) else None
+        return value if type(value) is str else None
 
     def type_for(self, node: Mapping[str, Any]) -> StateType:
         """The type with its bounds resolved against the node's own fields."""
+        if self.minimum_field is None and self.maximum_field is None:
+            return self._fixed
         low = self.minimum
         if self.minimum_field is not None:
             found = node.get(self.minimum_field)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from studio.spec.incremental import CachedValidation
 from studio.spec.rules import MAX_SPEC_BYTES
-from studio.spec.size import NotJSON, _measure_walking, compact_bytes, counted_size, measure
+from studio.spec.size import NotJSON, _measure_walking, counted_size, measure
 from studio.spec.structure import Ctx, UseNode, spec_check
 from studio.spec.validator import validate
 
@@ -145,9 +145,9 @@ def test_counting_walk_counts_bytes_like_javascript(spec: dict[str, Any]) -> Non
 def test_object_input_over_the_limit_by_one_byte_is_refused() -> None:
     spec = copy.deepcopy(BASES[0])
     spec["root"] = {"type": "text", "text": ""}
-    room = MAX_SPEC_BYTES - compact_bytes(spec, exact=True)
+    room = MAX_SPEC_BYTES - measure(spec, exact=True).bytes
     spec["root"]["text"] = "é\n" * (room // 4) + "x" * (room % 4)  # 2 + 2 bytes once escaped
-    assert compact_bytes(spec, exact=True) == MAX_SPEC_BYTES
+    assert measure(spec, exact=True).bytes == MAX_SPEC_BYTES
     assert validate(spec).ok
     spec["root"]["text"] += "x"
     assert str(validate(spec)) == "$: Spec byte limit exceeded"

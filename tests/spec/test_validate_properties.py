@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from studio.spec.rules import MAX_DEPTH, MAX_IMAGES, MAX_NODES, MAX_SPEC_BYTES
 from studio.spec.schema import schema_path
-from studio.spec.size import compact_bytes
+from studio.spec.size import measure
 from studio.spec.structure import Ctx, UseNode, spec_check
 from studio.spec.validator import ValidationResult, validate
 
@@ -123,7 +123,7 @@ def test_validate_never_raises_and_accepts_nothing_over_a_limit(spec: dict[str, 
         _tree(spec["root"], 1, stats)
         assert stats["nodes"] <= MAX_NODES and stats["depth"] <= MAX_DEPTH
         assert stats["images"] <= MAX_IMAGES
-        assert compact_bytes(spec, exact=True) <= MAX_SPEC_BYTES
+        assert measure(spec, exact=True).bytes <= MAX_SPEC_BYTES
 
 
 CODE_ONLY = ("limit", "Invalid json value")
