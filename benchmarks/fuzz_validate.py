@@ -43,6 +43,7 @@ from tests.helpers.hostile import (  # noqa: E402
     hostile_spec_texts,
     problems_of_object,
     problems_of_text,
+    slots,
 )
 
 CORPUS = Path("/work/shared/conformance/automobile/fixtures")
@@ -141,20 +142,12 @@ def _bytes_problems(raw: bytes) -> list[str]:
     return []
 
 
-def _slots(value: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    if isinstance(value, dict | list):
-        for key in list(value) if isinstance(value, dict) else range(len(value)):
-            out.append((value, key))
-            _slots(value[key], out)
-    return out
-
-
 def object_round(run: Run, rng: random.Random, specs: list[Any], count: int) -> None:
     for _ in range(count):
         spec = copy.deepcopy(rng.choice(specs))
-        slots = _slots(spec, [])  # before any change: a cycle or a deep value has no end
+        places = slots(spec)  # before any change: a cycle or a deep value has no end
         for _ in range(rng.randint(1, 3)):
-            container, key = rng.choice(slots)
+            container, key = rng.choice(places)
             roll = rng.random()
             if roll < 0.6:
                 container[key] = rng.choice(ODD)

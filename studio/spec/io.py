@@ -216,23 +216,9 @@ def read_file_bytes(path: str | os.PathLike[str]) -> bytes:
 
 def read_spec_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a spec file; SpecInputError naming the file when it cannot be one."""
-    where = Path(path)
-    try:
-        if where.is_dir():
-            raise SpecInputError(f"{where}: is a directory, not a spec file")
-        size = where.stat().st_size
-        if size > MAX_SPEC_BYTES:
-            raise SpecInputError(f"{where}: larger than 1 MiB ({size:,} bytes)")
-        with where.open("rb") as handle:
-            data = handle.read(MAX_SPEC_BYTES + 1)
-    except FileNotFoundError:
-        raise SpecInputError(f"{where}: no such file") from None
-    except PermissionError:
-        raise SpecInputError(f"{where}: permission denied") from None
-    except OSError as exc:
-        raise SpecInputError(f"{where}: cannot read ({exc.strerror or exc})") from None
+    data = read_file_bytes(path)
     if len(data) > MAX_SPEC_BYTES:
-        raise SpecInputError(f"{where}: larger than 1 MiB")
+        raise SpecInputError(f"{Path(path)}: larger than 1 MiB")
     return data
 
 

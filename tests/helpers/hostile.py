@@ -44,6 +44,20 @@ def near_limit_spec(compact_bytes: int = 999_095) -> dict[str, Any]:
     return spec
 
 
+def slots(value: Any) -> list[tuple[Any, Any]]:
+    """(container, key) of every value below the objects and arrays of `value`, in document
+    order: the places a mutation can put something."""
+    out: list[tuple[Any, Any]] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict | list):
+            keys = list(item) if isinstance(item, dict) else list(range(len(item)))
+            out.extend((item, key) for key in keys)
+            stack.extend(item[key] for key in reversed(keys))
+    return out
+
+
 def spec_text(members: dict[str, str] | None = None, root: str = '{"type": "spacer"}') -> str:
     """Spec text with `members` (already JSON text) added at the top level and `root` as the
     root node's text."""

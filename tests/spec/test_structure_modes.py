@@ -19,6 +19,7 @@ from studio.spec.rules import MAX_SPEC_BYTES
 from studio.spec.size import NotJSON, _measure_walking, counted_size, measure
 from studio.spec.structure import Ctx, UseNode, spec_check
 from studio.spec.validator import validate
+from tests.helpers.hostile import slots
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "spec" / "valid"
 BASES = [
@@ -191,19 +192,10 @@ SUBSTITUTES: list[Any] = [
 ]  # fmt: skip
 
 
-def _leaf_slots(value: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    """(container, key) of every value below objects and arrays."""
-    if isinstance(value, dict | list):
-        for key in list(value) if isinstance(value, dict) else range(len(value)):
-            out.append((value, key))
-            _leaf_slots(value[key], out)
-    return out
-
-
 @pytest.mark.parametrize("base", range(len(BASES)))
 def test_quick_pass_agrees_on_every_value_replaced_by_a_boundary_value(base: int) -> None:
     spec = copy.deepcopy(BASES[base])
-    for container, key in _leaf_slots(spec, []):
+    for container, key in slots(spec):
         original = container[key]
         for substitute in SUBSTITUTES:
             container[key] = substitute

@@ -19,6 +19,7 @@ from tests.helpers.hostile import (
     non_json_numbers,
     problems_of_object,
     problems_of_text,
+    slots,
 )
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -30,21 +31,13 @@ def test_hostile_text_gets_one_verdict_in_every_form(text: str) -> None:
     assert problems_of_text(text) == []
 
 
-def _slots(value: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    if isinstance(value, dict | list):
-        for key in list(value) if isinstance(value, dict) else range(len(value)):
-            out.append((value, key))
-            _slots(value[key], out)
-    return out
-
-
 @FUZZ
 @given(st.data())
 def test_objects_holding_what_text_cannot_spell_get_a_result(data: st.DataObject) -> None:
     spec = base_spec(state={"v": 1}, data={"a": [1, {"b": 2}]})
     spec = copy.deepcopy(spec)
     for _ in range(data.draw(st.integers(1, 3))):
-        container, key = data.draw(st.sampled_from(_slots(spec, [])))
+        container, key = data.draw(st.sampled_from(slots(spec)))
         container[key] = data.draw(non_json_numbers | st.sampled_from([{1, 2}, b"x", "\ud800"]))
     assert problems_of_object(spec) == []
 
