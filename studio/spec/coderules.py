@@ -228,8 +228,12 @@ class Pagers:
     @classmethod
     def of(cls, ctx: Ctx) -> Pagers:
         nodes = [ctx.nodes[index] for index in ctx.marked]
-        ids = Counter(n["id"] for n in nodes if n.get("type") == "pager" and _text(n.get("id")))
-        refs = Counter(e["pager"] for e in (*nodes, *ctx.actions) if _text(e.get("pager")))
+        ids = Counter(
+            n["id"] for n in nodes if n.get("type") == "pager" and isinstance(n.get("id"), str)
+        )
+        refs = Counter(
+            e["pager"] for e in (*nodes, *ctx.actions) if isinstance(e.get("pager"), str)
+        )
         return cls(ids, refs)
 
     def __add__(self, other: Pagers) -> Pagers:
@@ -243,10 +247,6 @@ class Pagers:
         return (
             all(count == 1 for count in self.ids.values()) and self.refs.keys() <= self.ids.keys()
         )
-
-
-def _text(value: object) -> bool:
-    return isinstance(value, str)
 
 
 def pager_errors(ctx: Ctx, where: Callable[[str, int], str]) -> Failure | None:
@@ -289,10 +289,11 @@ Rule = Callable[[Raw, str, Raw], "Failure | None"]
 
 def _typed(node: Raw, path: str, binding: StateBinding, state: Raw) -> Failure | None:
     """The binding's state-typing failure for this node's initial state, if any."""
-    key = binding.key(node)
-    if key is None or (binding.declared_only and key not in state):
+    field = binding.field
+    key = node.get(field[0]) if len(field) == 1 else binding.key(node)  # the common case inline
+    if type(key) is not str or (binding.declared_only and key not in state):
         return None
-    if binding.type_for(node).accepts(state.get(key)):
+    if (binding.fixed or binding.type_for(node)).problem(state.get(key)) is None:
         return None
     return f"{path}{binding.where}", binding.message
 

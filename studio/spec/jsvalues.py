@@ -116,8 +116,10 @@ def json_cost(value: Any, depth: int = 0) -> float:
     kind = type(value)
     if kind is str:
         return _string_bytes(value)
-    if kind is int or kind is float:  # JavaScript reads a number beyond a double as Infinity
-        return 32 if is_number(value) else math.inf
+    if kind is int:  # JavaScript reads a number beyond a double as Infinity
+        return 32 if -MAX_DOUBLE <= value <= MAX_DOUBLE else math.inf
+    if kind is float:
+        return 32 if math.isfinite(value) else math.inf
     if value is None:
         return 4
     if kind is bool:

@@ -107,8 +107,11 @@ class StateBinding:
     declared_only: bool = False
 
     @cached_property
-    def _fixed(self) -> StateType:
-        return StateType(self.kind, self.minimum, self.maximum)
+    def fixed(self) -> StateType | None:
+        """The type when it does not depend on the node (no bound read from its fields)."""
+        if self.minimum_field is None and self.maximum_field is None:
+            return StateType(self.kind, self.minimum, self.maximum)
+        return None
 
     @property
     def where(self) -> str:
@@ -124,8 +127,8 @@ class StateBinding:
 
     def type_for(self, node: Mapping[str, Any]) -> StateType:
         """The type with its bounds resolved against the node's own fields."""
-        if self.minimum_field is None and self.maximum_field is None:
-            return self._fixed
+        if self.fixed is not None:
+            return self.fixed
         low = self.minimum
         if self.minimum_field is not None:
             found = node.get(self.minimum_field)
