@@ -15,7 +15,7 @@ from studio.spec.binding import LONE_SURROGATE, escape_lone_surrogates, whole_te
 from studio.spec.jsvalues import is_number, js_number
 from studio.spec.structure import Ctx
 
-__all__ = ["NotJSON", "Size", "counted_size", "measure", "stringify"]
+__all__ = ["NotJSON", "Size", "counted_size", "measure", "measure_walking", "stringify"]
 
 # Numbers Python spells differently from JavaScript: a fraction or an exponent. Strings are
 # matched first (unrolled loop) so that digits inside strings are skipped.
@@ -55,7 +55,7 @@ def measure(value: Any, *, exact: bool = False) -> Size:
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (ValueError, TypeError, RecursionError):  # NaN, a huge int, a cycle, a set, depth
-        return _measure_walking(value)
+        return measure_walking(value)
     size, lone = _encoded(text)
     if size <= 262_144 and not exact:  # even at 3.4x still under 1 MiB: no need to be exact
         return Size(size, lone)
@@ -88,7 +88,7 @@ def _number_bytes(value: int | float) -> int:
     return len(js_number(value)) if is_number(value) else _NULL
 
 
-def _measure_walking(value: Any) -> Size:
+def measure_walking(value: Any) -> Size:
     """`measure` by walking the value (iteratively, exactly), for what Python's encoder refuses
     or cannot reach: NaN and huge ints (`null`), very deep values; NotJSON names the rest."""
     total = 0

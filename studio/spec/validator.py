@@ -23,7 +23,7 @@ from studio.spec.extensions import PlatformCatalog
 from studio.spec.io import decode_text, parse_json_text
 from studio.spec.jsvalues import js_string, lone_surrogate_at
 from studio.spec.platform_rules import platform_errors
-from studio.spec.size import NotJSON, Size, counted_size, measure
+from studio.spec.size import NotJSON, Size, counted_size, measure, measure_walking
 from studio.spec.structure import Ctx, Err, UseNode, spec_check
 from studio.spec.tree import walk
 
@@ -176,12 +176,21 @@ def check(spec: object, *, catalog: PlatformCatalog | None = None) -> Checked:
         return _check_value(read, catalog)
     except RecursionError:
         return _refused(_fail("$", "Expected JSON: nested too deeply"))
-    except TypeError:  # an object given with non-string keys (JSON objects have string keys)
-        return _refused(_fail("$", "Expected JSON: object keys must be strings"))
+    except TypeError as exc:  # non-string keys (JSON objects have string keys), or worse
+        return _refused(_fail("$", f"Expected JSON: {_not_json(spec, exc)}"))
     except NotJSON as exc:
         return _refused(_fail("$", f"Expected JSON: {exc}"))
     except Exception as exc:  # noqa: BLE001 - a verdict for any input; the fuzz tests never see it
         return _refused(_fail("$", f"Cannot validate this input ({type(exc).__name__}: {exc})"))
+
+
+def _not_json(spec: object, error: TypeError) -> str:
+    """What makes an object that broke the walk not JSON (keys that are not strings, say)."""
+    try:
+        measure_walking(spec)
+    except NotJSON as exc:
+        return str(exc)
+    return f"cannot be read as JSON ({error})"
 
 
 def _check_value(read: _Input, catalog: PlatformCatalog | None) -> Checked:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from studio.spec.incremental import CachedValidation
 from studio.spec.rules import MAX_SPEC_BYTES
-from studio.spec.size import NotJSON, _measure_walking, counted_size, measure
+from studio.spec.size import NotJSON, counted_size, measure, measure_walking
 from studio.spec.structure import Ctx, UseNode, spec_check
 from studio.spec.validator import validate
 from tests.helpers.hostile import slots
@@ -140,7 +140,7 @@ def test_counting_walk_counts_bytes_like_javascript(spec: dict[str, Any]) -> Non
             counted_size(ctx)
         return
     assert counted_size(ctx) == expected
-    assert _measure_walking(spec) == expected  # the encoder's count and the walking count
+    assert measure_walking(spec) == expected  # the encoder's count and the walking count
 
 
 def test_object_input_over_the_limit_by_one_byte_is_refused() -> None:
@@ -182,7 +182,7 @@ def test_counted_bytes_of_escapes_and_number_spellings(text: str, number: float)
     }
     ctx = Ctx()
     assert spec_check("count")(spec, ctx, 0)
-    assert counted_size(ctx) == measure(spec, exact=True) == _measure_walking(spec)
+    assert counted_size(ctx) == measure(spec, exact=True) == measure_walking(spec)
     assert validate(spec).ok
 
 
