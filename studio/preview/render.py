@@ -108,7 +108,7 @@ class HeadlessScene:
     def visible_summary(self, *, on_screen_only: bool = True) -> list[dict[str, Any]]:
         """What the scene shows: [{address, type, text, bounds}] (see `inspect.visible_nodes`)."""
         return visible_nodes(
-            self.screen_item(), self.controller.icon_family(), on_screen_only=on_screen_only
+            self.screen_item(), self.controller.icon_families(), on_screen_only=on_screen_only
         )
 
     def close(self) -> None:

@@ -30,4 +30,5 @@ def test_build_script_builds_and_smoke_tests_the_app() -> None:
     # The shipped resources are inside the bundle (templates for the first launch).
     internal = REPO / "dist" / "proto-studio" / "_internal"
     assert (internal / "resources" / "templates" / "index.json").is_file()
-    assert list((internal / "qtmaterialsymbols").rglob("*.ttf"))
+    fonts = {p.name for p in (internal / "tkinter_icons_gmi" / "fonts").iterdir()}
+    assert {"MaterialIcons-Regular.ttf", "MaterialIconsOutlined-Regular.otf"} <= fonts
