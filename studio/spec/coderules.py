@@ -227,13 +227,18 @@ class Pagers:
 
     @classmethod
     def of(cls, ctx: Ctx) -> Pagers:
-        nodes = [ctx.nodes[index] for index in ctx.marked]
-        ids = Counter(
-            n["id"] for n in nodes if n.get("type") == "pager" and isinstance(n.get("id"), str)
-        )
-        refs = Counter(
-            e["pager"] for e in (*nodes, *ctx.actions) if isinstance(e.get("pager"), str)
-        )
+        ids: Counter[str] = Counter()
+        refs: Counter[str] = Counter()
+        nodes = ctx.nodes
+        for index in ctx.marked:
+            node = nodes[index]
+            if node.get("type") == "pager" and isinstance(node.get("id"), str):
+                ids[node["id"]] += 1
+            if isinstance(node.get("pager"), str):
+                refs[node["pager"]] += 1
+        for action in ctx.actions:
+            if isinstance(action.get("pager"), str):
+                refs[action["pager"]] += 1
         return cls(ids, refs)
 
     def __add__(self, other: Pagers) -> Pagers:

@@ -12,12 +12,12 @@ checks every write (`studio.runtime.controls`). Per control: the field holding t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from studio.spec.jsvalues import is_number
+from studio.spec.jsvalues import MAX_DOUBLE, is_number
 
 __all__ = [
     "ACTIONS",
@@ -58,29 +58,55 @@ class StateType:
     kind: Kind
     minimum: float | None = None
     maximum: float | None = None
+    accepts: Callable[[object], bool] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "accepts", _predicate(self.kind, self.minimum, self.maximum))
 
     def problem(self, value: object) -> str | None:
-        """None when `value` fits, else what is wrong, e.g. `needs at most 1` (a missing key
-        is None: it fits no type)."""
+        """None when `value` fits (`accepts`), else what is wrong, e.g. `needs at most 1` (a
+        missing key is None: it fits no type)."""
+        if self.accepts(value):
+            return None
         kind = self.kind
         if kind == "date":
             return date_problem(value)
-        if kind == "string" or kind == "boolean":
-            wanted = str if kind == "string" else bool
-            return None if type(value) is wanted else f"needs {_ARTICLE[kind]} {kind}"
-        if not is_number(value):
+        if kind == "integer" and is_number(value):
+            if not float(value).is_integer():  # type: ignore[arg-type]  # a number
+                return "needs an integer"
+        elif kind == "string" or kind == "boolean" or not is_number(value):
             return f"needs {_ARTICLE[kind]} {kind}"
-        number: float = value  # type: ignore[assignment]  # a finite int or float, checked above
-        if kind == "integer" and not float(number).is_integer():
-            return "needs an integer"
-        if self.minimum is not None and number < self.minimum:
+        if self.minimum is not None and value < self.minimum:  # type: ignore[operator]
             return f"needs at least {_show(self.minimum)}"
-        if self.maximum is not None and number > self.maximum:
-            return f"needs at most {_show(self.maximum)}"
-        return None
+        return f"needs at most {_show(self.maximum or 0)}"
 
-    def accepts(self, value: object) -> bool:
-        return self.problem(value) is None
+
+def _predicate(kind: Kind, low: float | None, high: float | None) -> Callable[[object], bool]:
+    """The acceptance test of a state type, as one small function (the validator runs it for
+    every bound control of a spec)."""
+    if kind == "string":
+        return lambda value: type(value) is str
+    if kind == "boolean":
+        return lambda value: type(value) is bool
+    if kind == "date":
+        return lambda value: date_problem(value) is None
+    bottom = -MAX_DOUBLE if low is None else low
+    top = MAX_DOUBLE if high is None else high
+    if kind == "integer":
+
+        def integer(value: Any) -> bool:  # finite (NaN fails every comparison), integral by value
+            kind = type(value)
+            return (
+                kind is int or (kind is float and value.is_integer())
+            ) and bottom <= value <= top
+
+        return integer
+
+    def number(value: Any) -> bool:
+        kind = type(value)
+        return (kind is int or kind is float) and bottom <= value <= top
+
+    return number
 
 
 def _show(bound: float) -> str:

@@ -805,13 +805,16 @@ class _Generator:
 
     def node_limits(self) -> list[str]:
         """A node's first checks (AutoMobile's `visitReference` for `node`): counted, then the
-        node and depth limits."""
-        return [
-            "    nodes = ctx.nodes",
-            "    nodes.append(value)",
-            f"    if len(nodes) > {R.MAX_NODES}: {self.fail('Node limit exceeded')}",
-            f"    if depth >= {R.MAX_DEPTH}: {self.fail('Tree depth limit exceeded')}",
-        ]
+        node and depth limits (one test when only validity counts)."""
+        lines = ["    nodes = ctx.nodes", "    nodes.append(value)"]
+        if not self.ordered:
+            lines.append(
+                f"    if len(nodes) > {R.MAX_NODES} or depth >= {R.MAX_DEPTH}: return False"
+            )
+            return lines
+        lines.append(f"    if len(nodes) > {R.MAX_NODES}: {self.fail('Node limit exceeded')}")
+        lines.append(f"    if depth >= {R.MAX_DEPTH}: {self.fail('Tree depth limit exceeded')}")
+        return lines
 
     def node_kind(self, kind: str, variant: R.Obj) -> list[str]:
         """What a node of a known type adds: its images, the marks the code rules read, its
@@ -820,8 +823,9 @@ class _Generator:
         if kind == "image":
             lines.append("    ctx.images += max(1, _slot_uses(value.get('asset')))")
             lines.append(f"    if ctx.images > {R.MAX_IMAGES}: {self.fail('Image limit exceeded')}")
-        if kind in MARKED_NODES:
-            lines.append("    ctx.marked.append(len(ctx.nodes) - 1)")
+        if kind in MARKED_NODES:  # `nodes` is local where the limits were checked in this function
+            nodes = "ctx.nodes" if self.ordered else "nodes"
+            lines.append(f"    ctx.marked.append(len({nodes}) - 1)")
         if "repeat" in variant.fields:
             lines.append("    if 'repeat' in value: ctx.repeats += 1")
         lines.append("    depth += 1")
