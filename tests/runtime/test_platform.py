@@ -89,7 +89,7 @@ def test_reset_drops_pending_requests(make_runtime: Make) -> None:
 def test_unknown_status_is_refused(make_runtime: Make) -> None:
     rt = make_runtime("platform")
     request = tap_convert(rt)
-    with pytest.raises(ValueError, match="ok, denied, error"):
+    with pytest.raises(ValueError, match="ok, denied, cancelled, error"):
         rt.resolve_platform(request, "maybe")
 
 
