@@ -204,11 +204,17 @@ def lone_surrogate_at(value: Any) -> tuple[list[str | int], str] | None:
         if key is not None:
             half = _lone(key)
             if half is not None:
-                return at, f"Lone surrogate \\u{ord(half):04x} in a key (half of a UTF-16 pair)"
+                return (
+                    at,
+                    f"Lone surrogate U+{ord(half):04X} in a key (half of a UTF-16 pair, not text)",
+                )
         if isinstance(item, str):
             half = _lone(item)
             if half is not None:
-                return at, f"Lone surrogate \\u{ord(half):04x} in a string (half of a UTF-16 pair)"
+                return (
+                    at,
+                    f"Lone surrogate U+{ord(half):04X} in a string (half of a UTF-16 pair, not text)",
+                )
         elif isinstance(item, dict):
             keys = js_sort_keys(list(item))
             stack.extend((item[k], [k, *at], k) for k in reversed(keys))

@@ -15,14 +15,14 @@ from studio.library.store import Library
 from studio.spec.rules import MAX_SPEC_BYTES
 from studio.spec.size import measure
 from tests.agent.server import ModelServer
-from tests.agent.test_cli import to_chat_reply
+from tests.agent.test_cli import KEY, to_chat_reply
 from tests.helpers.hostile import near_limit_spec
 
 
 def test_agent_out_at_the_limit_validates_and_imports(
     server: ModelServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("PROTO_STUDIO_API_KEY", "sk-test")
+    monkeypatch.setenv("PROTO_STUDIO_API_KEY", KEY)  # a long key: the masker is process-wide
     base = near_limit_spec(999_000)
     room = MAX_SPEC_BYTES - measure(base, exact=True).bytes - len(',"state":{"s":""}')
     ops = [{"op": "add", "path": "/state", "value": {"s": "y" * room}}]

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
-from studio.library.errors import InvalidSpec, LibraryError
+from studio.library.errors import LibraryError
 from studio.library.store import Library
+from studio.spec.validator import validate
 from tests.library.helpers import spec, tree
 
 
@@ -30,14 +31,16 @@ def test_a_lone_surrogate_is_refused_where_it_is_and_nothing_is_written(
     library: Library, tmp_path: Path
 ) -> None:
     text = json.dumps(spec(id="vari\ud800nts"))  # the escape, as a model or a broken file sends
-    with pytest.raises(InvalidSpec, match=r"^spec.json: id: Lone surrogate \\ud800 in a string"):
+    # Each path names the place and the character (the library's own storability check may
+    # word it before the validator does).
+    with pytest.raises(LibraryError, match=r"^spec.json: id: .*U\+D800"):
         library.import_spec_file(_file(tmp_path, text))
-    with pytest.raises(InvalidSpec, match=r"^pasted text: id: Lone surrogate"):
+    with pytest.raises(LibraryError, match=r"^pasted text: id: .*U\+D800"):
         library.import_spec_text(text)
-    with pytest.raises(InvalidSpec, match=r"^Made: id: Lone surrogate"):
+    with pytest.raises(LibraryError, match=r"^Made: id: .*U\+D800"):
         library.create("Made", spec(id="vari\ud800nts"), "paste")
     entry = library.create("Kept", spec(), "paste")
-    with pytest.raises(InvalidSpec, match=r"^Kept: id: Lone surrogate"):
+    with pytest.raises(LibraryError, match=r"^Kept: id: .*U\+DFFF"):
         library.save_spec(entry.id, spec(id="x\udfff"))
     assert library.load_spec(entry.id) == spec()
     assert {k for k in tree(library.folder) if ".tmp-" in k} == set(), "no staging left"
@@ -61,5 +64,6 @@ def test_duplicate_keys_and_a_bom_get_the_validators_verdict(
 
 def test_huge_numbers_are_refused_at_their_path(library: Library, tmp_path: Path) -> None:
     text = json.dumps(spec())[:-1] + ', "data": {"n": ' + "9" * 5000 + "}}"
-    with pytest.raises(InvalidSpec, match=r"^spec.json: data.n: Invalid number value$"):
+    with pytest.raises(LibraryError, match=r"^spec.json: data.n: "):
         library.import_spec_file(_file(tmp_path, text))
+    assert str(validate(text)) == "data.n: Invalid number value"

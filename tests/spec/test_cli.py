@@ -67,7 +67,7 @@ INVALID = {
     "binary": ("$", "NUL byte"),
     "invalid UTF-8": ("$", "not UTF-8"),
     "byte order mark": ("$", "byte order mark"),
-    "lone surrogate": ("id", "Lone surrogate \\udc00"),
+    "lone surrogate": ("id", "Lone surrogate U+DC00"),
     "NaN": ("$", "Invalid JSON: NaN is not a JSON number"),
     "not an object": ("$", "Expected object"),
 }
