@@ -146,14 +146,16 @@ def replace_node(spec: dict[str, Any], path: str, node: Any) -> tuple[dict[str, 
     Only the objects along the path are copied; every other subtree is shared. ValueError when
     `path` names no node of the spec."""
     steps = path_steps(path)
-    old = node_at(spec, path)
+    # The node and its ancestors along the path (one walk), then each ancestor copied with its
+    # one changed child, bottom up.
+    chain: list[Any] = [root_of(spec)]
+    for step in steps:
+        if chain[-1] is None:
+            break
+        chain.append(_step(chain[-1], step))
+    old = chain.pop()
     if old is None:
         raise ValueError(f"{path} does not address a node")
-
-    # The ancestors along the path, then each copied with its one changed child, bottom up.
-    chain: list[Mapping[str, Any]] = [spec["root"]] if steps else []
-    for step in steps[:-1]:
-        chain.append(_step(chain[-1], step))
     replacement: Any = node
     for parent, step in zip(reversed(chain), reversed(steps), strict=True):
         copy = dict(parent)
