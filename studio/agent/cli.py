@@ -134,9 +134,10 @@ def _fail(writer: _EventWriter, reason: str) -> int:
 
 
 def _write_spec(path: Path, spec: dict[str, Any]) -> None:
-    from studio.library.atomic import write_json
+    from studio.library.atomic import write_bytes
+    from studio.spec.io import spec_file_bytes
 
-    write_json(path, spec)
+    write_bytes(path, spec_file_bytes(spec))  # within the spec limit, as validated
 
 
 def run_agent(args: argparse.Namespace) -> int:

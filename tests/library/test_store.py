@@ -247,11 +247,11 @@ def test_corrupt_entry_skipped_with_warning(
         lib = Library()
     assert [e.id for e in lib.list_entries()] == [good.id]
     assert len(lib.problems) == 2
-    assert any("Broken" in p and "not JSON" in p for p in lib.problems)
+    assert any("Broken" in p and "Invalid JSON" in p for p in lib.problems)
     assert any("Missing" in p and "missing" in p for p in lib.problems)
     assert all("\n" not in p for p in lib.problems)
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2
-    with pytest.raises(LibraryError, match="not JSON"):
+    with pytest.raises(LibraryError, match="Invalid JSON"):
         lib.load_spec(broken.id)
     # still in the index (not silently dropped) and can be deleted
     lib.create("Another", spec(), "file")
@@ -288,12 +288,13 @@ def test_import_bad_spec_file_names_the_file(library: Library, tmp_path: Path) -
     broken.write_text('{\n  "id": "x",\n  oops\n}')
     with pytest.raises(LibraryError) as info:
         library.import_spec_file(broken)
-    assert str(info.value).startswith("broken.json: not JSON (line 3, column 3")
+    assert str(info.value).startswith("broken.json: Invalid JSON: Expecting property name")
+    assert str(info.value).endswith("at line 3:3")
     invalid = tmp_path / "invalid.json"
     invalid.write_text(json.dumps(spec(extra=1)))
     with pytest.raises(InvalidSpec, match=r"^invalid.json: extra: Unknown property$"):
         library.import_spec_file(invalid)
-    with pytest.raises(LibraryError, match="^pasted text: not JSON"):
+    with pytest.raises(LibraryError, match="^pasted text: Invalid JSON"):
         library.import_spec_text("nope")
     with pytest.raises(LibraryError, match=r"^missing.json: cannot read"):
         library.import_spec_file(tmp_path / "missing.json")
