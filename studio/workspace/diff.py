@@ -13,12 +13,18 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from studio.library.revisions import Revision
-from studio.spec.address import addresses, iter_nodes, node_at, node_children, resolve
+from studio.spec import tree
+from studio.spec.address import addresses, iter_nodes, node_at, resolve
 
 JSON = dict[str, Any]
 NODE_FIELDS = ("child", "children")
 #: Top-level members compared key by key (the rest as a whole).
 KEYED_SECTIONS = ("state", "data")
+
+
+def _children(node: JSON, path: str) -> list[tuple[str, JSON]]:
+    """A node's child nodes as (path, node), by the one rule of `studio.spec.tree`."""
+    return [(at, child) for child, at in tree.children(node, path)]
 
 
 def json_equal(a: object, b: object) -> bool:
@@ -134,7 +140,7 @@ def _matched(
     """Child pairs (old path, old, new path, new): children with an id pair by id (an id the old
     children lack is an added node), children without one pair in order; a child without a
     partner is added (old None) or removed (new None)."""
-    old_kids = list(node_children(old, old_path))
+    old_kids = list(_children(old, old_path))
     by_id: dict[str, tuple[str, JSON]] = {}
     for path, node in old_kids:
         if isinstance(node.get("id"), str):
@@ -142,7 +148,7 @@ def _matched(
     used: set[str] = set()
     pairs: list[tuple[str | None, JSON | None, str | None, JSON | None]] = []
     anonymous: list[tuple[str, JSON]] = []
-    for path, node in node_children(new, new_path):
+    for path, node in _children(new, new_path):
         if not isinstance(node.get("id"), str):
             anonymous.append((path, node))
             continue
@@ -239,7 +245,7 @@ def with_node(node: JSON, node_path: str, target: str, value: JSON) -> JSON:
     only the nodes along the way are copied (ValueError when there is no such node)."""
     if node_path == target:
         return value
-    for child_path, child in node_children(node, node_path):
+    for child_path, child in _children(node, node_path):
         if within(target, child_path):
             replaced = with_node(child, child_path, target, value)
             out = dict(node)

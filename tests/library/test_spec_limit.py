@@ -38,6 +38,11 @@ def _kept(library: Library, entry_id: str, spec: dict[str, Any]) -> None:
     stored = (reopened.folder / entry_id / "spec.json").read_bytes()
     assert len(stored) <= MAX_SPEC_BYTES
     assert validate(stored).ok, "the stored file is itself a valid spec file"
+    # Exported as a bundle, it imports into another library as the same spec.
+    bundle = library.folder.parent / f"{entry_id}.protobundle"
+    reopened.export_bundle(entry_id, bundle)
+    other = Library(library.folder.parent / "other")
+    assert other.load_spec(other.import_bundle(bundle).id) == spec
 
 
 def test_the_limit_case_is_over_the_limit_when_indented() -> None:
