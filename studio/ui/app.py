@@ -1,9 +1,9 @@
 """`proto-studio [FILE]`: the composition root of the studio window (QApplication + qasync loop).
 
 Clients (library, settings, platform registry, consent broker) are built here and passed in.
-`--smoke-test` opens a template, waits for the first painted frame, prints "smoke ok" and exits 0
-(CI runs it on the packaged build); `--screenshot PNG` saves a grab of the window after the first
-painted frame and exits.
+`--smoke-test` opens FILE or a template, waits for the first painted frame, runs the checks of
+`studio.ui.smoke`, prints "smoke ok" and exits 0 (the packaging scripts run it on the builds);
+`--screenshot PNG` saves a grab of the window after the first painted frame and exits.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from studio.concurrency import off_loop
 
 if TYPE_CHECKING:
+    from studio.ui.identity import FileOpens
     from studio.ui.main_window import MainWindow
     from studio.ui.settings import UiSettings
 
@@ -34,7 +35,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--smoke-test",
         action="store_true",
-        help="open a template, wait for the first painted frame, print 'smoke ok', exit",
+        help="open FILE or a template, check the preview, icon font, mirror decoding and "
+        "licences, print 'smoke ok', exit",
     )
     parser.add_argument(
         "--screenshot", type=Path, help="save the window as PNG after first paint, exit"
@@ -54,6 +56,7 @@ def run_studio(argv: Sequence[str]) -> int:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from studio.ui.identity import identify
     from studio.ui.main_window import MainWindow
     from studio.ui.settings import UiSettings
     from studio.ui.theme import follow_system
@@ -64,6 +67,7 @@ def run_studio(argv: Sequence[str]) -> int:
     app.setApplicationName("Proto Studio")
     app.setOrganizationName("proto-studio")
     app.setQuitOnLastWindowClosed(False)
+    file_opens = identify(app)  # icon, version, desktop entry; files the OS asks us to open
     follow_system(app)
     from studio.ui.gc import GuiThreadCollector
 
@@ -90,14 +94,16 @@ def run_studio(argv: Sequence[str]) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
-        return int(loop.run_until_complete(_main(args, window, settings)))
+        return int(loop.run_until_complete(_main(args, window, settings, file_opens)))
     finally:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
         asyncio.set_event_loop(None)
 
 
-async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettings) -> int:
+async def _main(
+    args: argparse.Namespace, window: MainWindow, settings: UiSettings, file_opens: FileOpens
+) -> int:
     from studio.library.store import Library
     from studio.ui.controller import StudioController
 
@@ -115,6 +121,7 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
     window.closing.connect(closed.set)
     first_frame = _first_frame(window, controller)
     controller.start(args.file)
+    file_opens.deliver(controller.import_files)
     # The agent sheet and device mode come right after the first preview frame (their imports
     # would otherwise delay it by ~0.3 s), or after a few seconds when nothing opens.
     with contextlib.suppress(TimeoutError):
@@ -127,7 +134,7 @@ async def _main(args: argparse.Namespace, window: MainWindow, settings: UiSettin
     rc = 0
     try:
         if args.smoke_test or args.screenshot:
-            rc = await _until_first_frame(first_frame, window, args)
+            rc = await _until_first_frame(first_frame, window, controller, args)
             window.close()
         else:
             await closed.wait()
@@ -233,22 +240,17 @@ def _first_frame(window: MainWindow, controller: Any) -> asyncio.Future[None]:
 
 
 async def _until_first_frame(
-    first_frame: asyncio.Future[None], window: MainWindow, args: argparse.Namespace
+    first_frame: asyncio.Future[None], window: MainWindow, controller: Any, args: argparse.Namespace
 ) -> int:
     try:
         await asyncio.wait_for(first_frame, FIRST_FRAME_TIMEOUT)
     except TimeoutError:
         print(f"proto-studio: no frame painted within {FIRST_FRAME_TIMEOUT:g} s", file=sys.stderr)
         return 1
-    if args.smoke_test:
-        from studio.preview.icons import font_path
+    if args.smoke_test:  # what a packaged build must carry (studio.ui.smoke lists the checks)
+        from studio.ui.smoke import run_checks
 
-        try:  # the shipped resources a packaged build must carry (the icon font, templates)
-            font_path()
-        except FileNotFoundError as exc:
-            print(f"proto-studio: {exc}", file=sys.stderr)
-            return 1
-        print("smoke ok", flush=True)
+        return await run_checks(window, controller)
     if args.screenshot:
         await asyncio.sleep(0.5)  # let the rest of the window settle (docks, thumbnails)
         image = window.grab()
