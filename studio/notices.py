@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 
@@ -211,6 +211,29 @@ def _lgpl3() -> tuple[tuple[str, str], ...]:
     )
 
 
+def build_info() -> dict[str, object]:
+    """What the frozen build recorded about itself (packaging/proto-studio.spec writes
+    `build-info.json` into the bundle); empty when running from a checkout."""
+    import json
+
+    frozen = getattr(sys, "_MEIPASS", None)
+    if not frozen:
+        return {}
+    try:
+        data = json.loads((Path(frozen) / "build-info.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _icu_version(files: list[str]) -> str:
+    for name in files:
+        match = re.match(r"libicuuc\.so\.(\d+)", name)
+        if match:
+            return match.group(1)
+    return ""
+
+
 def native_notices() -> list[Notice]:
     """Qt, FFmpeg and its codecs, the Material Symbols font, Python, OpenSSL and adb: the
     native parts the Python distributions bring, which carry no licence metadata of their own."""
@@ -243,6 +266,24 @@ def native_notices() -> list[Notice]:
             "Google's font, shipped by the qtmaterialsymbols package.",
         ),
     ]
+    try:
+        from PySide6 import __file__ as pyside_init
+
+        qt_lib = Path(pyside_init).parent / "Qt" / "lib"
+        icu = _icu_version(sorted(p.name for p in qt_lib.iterdir())) if qt_lib.is_dir() else ""
+    except ImportError:
+        icu = ""
+    if icu:
+        notices.append(
+            Notice(
+                "ICU",
+                icu,
+                "Unicode-3.0 (ICU's licence)",
+                "https://github.com/unicode-org/icu/releases",
+                (("ICU", licence_text("ICU.txt")),),
+                "Qt's wheel ships it for collation, case mapping and text codecs.",
+            )
+        )
     import ssl
 
     notices.append(
@@ -271,10 +312,16 @@ def native_notices() -> list[Notice]:
         version, licence, configuration, files = ffmpeg_build()
     except ImportError:
         return notices
+    recorded = build_info().get("ffmpeg_stubs")
+    stubbed = {str(name) for name in recorded} if isinstance(recorded, list) else set()
+
+    def shipped(prefix: str) -> bool:
+        return any(f.startswith(prefix) and f not in stubbed for f in files)
+
     gpl_parts = sorted(
         name
         for prefix, (name, spdx) in FFMPEG_PARTS.items()
-        if spdx == "GPL-2.0-or-later" and any(f.startswith(prefix) for f in files)
+        if spdx == "GPL-2.0-or-later" and shipped(prefix)
     )
     ffmpeg_note = (
         "As built in PyAV's wheel, the library reports: " + licence + "."
@@ -299,8 +346,16 @@ def native_notices() -> list[Notice]:
             ffmpeg_note,
         )
     )
+    if stubbed:
+        ffmpeg = notices[-1]
+        notices[-1] = replace(
+            ffmpeg,
+            note=f"{ffmpeg.note} This installer replaces the libraries of FFmpeg's encoders and "
+            "of the codecs the studio never decodes with stand-ins of its own (none of their "
+            f"code is shipped): {', '.join(sorted(stubbed))}.",
+        )
     for prefix, (name, spdx) in FFMPEG_PARTS.items():
-        if any(f.startswith(prefix) for f in files):
+        if shipped(prefix):
             notices.append(Notice(name, "", spdx, "bundled by PyAV's wheel (av.libs)", (), ""))
     return notices
 
