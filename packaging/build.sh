@@ -36,6 +36,9 @@ need() {  # need TOOL HOW-TO-INSTALL: fails with one line when TOOL is not on th
   command -v "$1" >/dev/null 2>&1 || fail "$1 is missing ($2)"
 }
 debian_tool() { echo "install it as root: apt-get install $1, or scripts/system-deps --tests"; }
+bounded() {  # bounded SECONDS COMMAND...: GNU timeout where there is one (macOS has none)
+  if command -v timeout >/dev/null 2>&1; then timeout "$@"; else shift; "$@"; fi
+}
 
 # --- tools first: a missing one fails before anything is built ---------------------------------
 [ -x "$PY" ] || command -v "$PY" >/dev/null 2>&1 \
@@ -86,7 +89,7 @@ esac
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 t0=$(date +%s)
-if ! out=$(PROTO_STUDIO_HOME="$home" QT_QPA_PLATFORM=offscreen timeout 180 "$app" --smoke-test 2>&1); then
+if ! out=$(PROTO_STUDIO_HOME="$home" QT_QPA_PLATFORM=offscreen bounded 180 "$app" --smoke-test 2>&1); then
   echo "$out" >&2
   fail "the smoke test of $app failed (its last line above says which check)"
 fi

@@ -34,8 +34,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-QML = "PySide6/Qt/qml"
-PLUGINS = "PySide6/Qt/plugins"
+#: Rules match paths relative to Qt's folder in the bundle: PySide6/Qt/ on Linux and macOS,
+#: PySide6/ on Windows (where qml/, plugins/ and translations/ sit next to the bindings).
+QML = "qml"
+PLUGINS = "plugins"
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ RULES: tuple[Rule, ...] = (
             )
         )
         + tuple(
-            f"{PLUGINS}/platforms/libq{name}.*"
+            f"{PLUGINS}/platforms/*q{name}.*"
             for name in ("eglfs", "linuxfb", "minimalegl", "vkkhrdisplay", "vnc", "wayland")
         ),
     ),  # fmt: skip
@@ -134,12 +136,12 @@ RULES: tuple[Rule, ...] = (
         "Qt's GTK 3 platform theme: it makes PyInstaller bundle the build machine's GTK, "
         "cairo, pango and their dependencies; the xdg-desktop-portal theme still gives "
         "native file dialogs on GNOME and KDE",
-        (f"{PLUGINS}/platformthemes/libqgtk3.*",),
+        (f"{PLUGINS}/platformthemes/*qgtk3.*",),
     ),
     Rule(
         "qt-translations",
         "Qt's own translations: the studio's interface is English only",
-        ("PySide6/Qt/translations/*",),
+        ("translations/*",),
     ),
 )
 
@@ -173,9 +175,23 @@ def normalized(dest: str) -> str:
     return dest.replace("\\", "/").lstrip("/")
 
 
+def qt_relative(dest: str) -> str | None:
+    """`dest` relative to Qt's folder in the bundle ("qml/QtQuick/...", "plugins/..."), or None
+    for a path outside it."""
+    path = normalized(dest)
+    if path.startswith("PySide6/Qt/"):
+        return path[len("PySide6/Qt/") :]
+    head, _, rest = path.removeprefix("PySide6/").partition("/")
+    if path.startswith("PySide6/") and head in {QML, PLUGINS, "translations"} and rest:
+        return f"{head}/{rest}"
+    return None
+
+
 def drop_rule(dest: str) -> Rule | None:
     """The rule that leaves `dest` out, or None when it is kept."""
-    path = normalized(dest)
+    path = qt_relative(dest)
+    if path is None:
+        return None
     return next((rule for rule in RULES if rule.matches(path)), None)
 
 
@@ -183,7 +199,7 @@ def is_library(dest: str) -> bool:
     """A plain shared library (not a Python extension module, a Qt plugin or the executable)."""
     path = normalized(dest)
     name = path.rsplit("/", 1)[-1]
-    if f"{PLUGINS}/" in path or f"{QML}/" in path:
+    if (qt_relative(path) or "").startswith((f"{PLUGINS}/", f"{QML}/")):
         return False
     if ".cpython-" in name or ".abi3." in name or name.endswith(".pyd"):
         return False

@@ -111,7 +111,7 @@ def _source_of(dist: metadata.Distribution) -> str:
         label, _, url = str(entry).partition(",")
         if label.strip().lower() in {"source", "source code", "repository", "code", "homepage"}:
             return url.strip()
-    return _field(dist, "Home-page") or f"https://pypi.org/project/{_field(dist, 'Name')}/"
+    return _field(dist, "Home-page") or f"PyPI, package {_field(dist, 'Name')}"
 
 
 def python_notices() -> list[Notice]:
@@ -266,13 +266,7 @@ def native_notices() -> list[Notice]:
             "Google's font, shipped by the qtmaterialsymbols package.",
         ),
     ]
-    try:
-        from PySide6 import __file__ as pyside_init
-
-        qt_lib = Path(pyside_init).parent / "Qt" / "lib"
-        icu = _icu_version(sorted(p.name for p in qt_lib.iterdir())) if qt_lib.is_dir() else ""
-    except ImportError:
-        icu = ""
+    icu = _icu_version(_package_files("PySide6", "Qt", "lib"))
     if icu:
         notices.append(
             Notice(
@@ -360,17 +354,25 @@ def native_notices() -> list[Notice]:
     return notices
 
 
-def _adbutils_adb() -> str:
-    """The adb executable adbutils' wheel ships, relative to its package ("" when absent)."""
+def _package_files(package: str, *sub: str) -> list[str]:
+    """Names of the files in a folder of an installed package, found without importing it
+    (the core never imports Qt)."""
     import importlib.util
 
-    spec = importlib.util.find_spec("adbutils")
-    if spec is None or not spec.submodule_search_locations:
-        return ""
-    for folder in spec.submodule_search_locations:
-        for name in ("adb", "adb.exe"):
-            if (Path(folder) / "binaries" / name).is_file():
-                return f"adbutils/binaries/{name}"
+    spec = importlib.util.find_spec(package)
+    names: list[str] = []
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        folder = Path(location).joinpath(*sub)
+        if folder.is_dir():
+            names += sorted(p.name for p in folder.iterdir())
+    return names
+
+
+def _adbutils_adb() -> str:
+    """The adb executable adbutils' wheel ships, relative to its package ("" when absent)."""
+    for name in ("adb", "adb.exe"):
+        if name in _package_files("adbutils", "binaries"):
+            return f"adbutils/binaries/{name}"
     return ""
 
 

@@ -4,6 +4,7 @@ Run after the first preview frame. Each check prints one line; a failing one pri
 `proto-studio: smoke test: <check>: <why>` on stderr and the run exits 1:
 - preview: the opened prototype was drawn (a non-blank screen with nodes on it),
 - font: Qt loaded the Material Symbols icon font,
+- icu: Qt's collation and case mapping work (ICU's data),
 - mirror: a small H.264 clip decodes through the mirror's decoder (PyAV's FFmpeg) into QImages
   with the clip's colours,
 - about: the version and the licence texts of the bundled components are readable.
@@ -13,6 +14,7 @@ spec leaves out that the studio needs fails the build.
 
 from __future__ import annotations
 
+import struct
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -25,9 +27,10 @@ if TYPE_CHECKING:
 
     from studio.ui.main_window import MainWindow
 
-#: An H.264 stream (64x96, libx264) of two frames each of these colours, made with
-#: tests/device/media.py's `color_clip(64, 96, 2)`.
-CLIP = ("smoke", "mirror-check.h264")
+#: Six H.264 packets (64x96, libx264, SPS/PPS before the keyframe), each a big-endian u32 length
+#: and the packet: two frames each of these colours, made with tests/device/media.py
+#: (`encode_h264([solid(64, 96, c) for c in CLIP_COLOURS for _ in range(2)])`).
+CLIP = ("smoke", "mirror-check.packets")
 CLIP_COLOURS = ((220, 30, 30), (30, 200, 40), (40, 50, 210))
 #: H.264 shifts solid colours a little.
 TOLERANCE = 12
@@ -68,14 +71,41 @@ def check_font(window: MainWindow) -> str:
     return family
 
 
+def check_icu() -> str:
+    """Qt's collation and case mapping, which use ICU's data (the Linux build trims it to what
+    Qt asks for): without it QCollator compares code points, and "apple" sorts after "Banana"."""
+    from PySide6.QtCore import QCollator, QLocale
+
+    collator = QCollator(QLocale("en_US"))
+    if not (collator.compare("apple", "Banana") < 0 and collator.compare("\u00e9clair", "fig") < 0):
+        raise SmokeFailure("QCollator compares code points: ICU's collation data is missing")
+    if QLocale("tr_TR").toUpper("i") != "\u0130":
+        raise SmokeFailure("QLocale cannot upper-case Turkish: ICU's case mapping is missing")
+    return "collation and case mapping"
+
+
+def clip_packets(data: bytes) -> list[bytes]:
+    """The packets of a CLIP file (u32 big-endian length, then the bytes; repeated)."""
+    packets, offset = [], 0
+    while offset < len(data):
+        if offset + 4 > len(data):
+            raise SmokeFailure("the smoke clip is truncated")
+        (size,) = struct.unpack_from(">I", data, offset)
+        packets.append(data[offset + 4 : offset + 4 + size])
+        offset += 4 + size
+    return packets
+
+
 def check_mirror() -> str:
-    """Decode the clip like the mirror does (off the GUI thread) and check its colours."""
+    """Decode the clip as the mirror does (off the GUI thread) and check its colours."""
     from studio.device.mirror import H264Decoder
     from studio.ui.mirror import frame_to_qimage
 
-    data = resource_path(*CLIP).read_bytes()
     decoder = H264Decoder()
-    frames = decoder.feed_bytes(data, 0.0) + decoder.flush(0.0)
+    frames = []
+    for packet in clip_packets(resource_path(*CLIP).read_bytes()):
+        frames += decoder.feed_packet(packet, 0.0)
+    frames += decoder.flush(0.0)
     seen: list[tuple[int, int, int]] = []
     for frame in frames:
         image = frame_to_qimage(frame)
@@ -86,8 +116,7 @@ def check_mirror() -> str:
             seen.append(rgb)
     if len(seen) != len(CLIP_COLOURS) or not all(map(_near, seen, CLIP_COLOURS)):
         raise SmokeFailure(f"decoded colours {seen}, expected {list(CLIP_COLOURS)}")
-    width, height = frames[0].width, frames[0].height
-    return f"H.264 {width}x{height}, {len(frames)} frames decoded"
+    return f"H.264 {frames[0].width}x{frames[0].height}, {len(frames)} frames decoded"
 
 
 def check_about() -> str:
@@ -114,6 +143,7 @@ async def run_checks(window: MainWindow, controller: Any) -> int:
     checks: list[tuple[str, Callable[[], Any]]] = [
         ("preview", lambda: check_preview(window)),
         ("font", lambda: check_font(window)),
+        ("icu", check_icu),
         ("mirror", lambda: off_loop(check_mirror)),
         ("about", lambda: off_loop(check_about)),
     ]
