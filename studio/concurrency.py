@@ -107,6 +107,9 @@ class TaskOwner:
             coro.close()
             raise RuntimeError(f"{self.name or 'the task owner'} is closed")
         task = _loop().create_task(self._guard(coro, label))
+        # A task cancelled before its first step never runs `_guard`, which would leave `coro`
+        # un-awaited ("coroutine ... was never awaited"): close it then.
+        task.add_done_callback(lambda _task: coro.close())
         if track:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

@@ -235,7 +235,7 @@ def _icu_version(files: list[str]) -> str:
 
 
 def native_notices() -> list[Notice]:
-    """Qt, FFmpeg and its codecs, the Material Symbols font, Python, OpenSSL and adb: the
+    """Qt, FFmpeg and its codecs, the Material Icons fonts, Python, OpenSSL and adb: the
     native parts the Python distributions bring, which carry no licence metadata of their own."""
     lgpl3 = _lgpl3()
     qt = _qt_version()
@@ -258,12 +258,13 @@ def native_notices() -> list[Notice]:
             (("PSF-2.0", licence_text("Python.txt")),),
         ),
         Notice(
-            "Material Symbols (icon font)",
+            "Material Icons (icon fonts)",
             "",
             "Apache-2.0",
             "https://github.com/google/material-design-icons",
             (("Apache-2.0", licence_text("Apache-2.0.txt")),),
-            "Google's font, shipped by the qtmaterialsymbols package.",
+            "Google's fonts (Filled, Outlined, Round, Sharp), shipped by the tkinter-icons-gmi "
+            "package; the icons the phone draws with material-icons-extended.",
         ),
     ]
     icu = _icu_version(_package_files("PySide6", "Qt", "lib"))

@@ -2,11 +2,13 @@
 // centre. Qt Quick Shapes draws it on every scene graph (software and OpenGL); a Rectangle's
 // own gradient is only horizontal or vertical.
 //
-// Angle convention (Android's GradientDrawable): 0° runs start to end (left to right), angles
-// turn counter-clockwise (90° runs bottom to top). The gradient line passes through the centre
-// and is as long as the box projected on it, so the first and last colours land exactly on the
-// corners (45°: bottom-left is the first stop, top-right the last). Radial: centred, radius
-// half the smaller side (Compose's Brush.radialGradient default), the last colour beyond.
+// Angle convention as the phone's (PrototypeRenderModel.kt `prototypeLinearGradientLine`):
+// degrees clockwise from "toward the end edge", 0° runs left to right, 90° top to bottom
+// (`dy = sin(radians)` in screen coordinates). The gradient line passes through the centre and is
+// as long as the box projected on it, so the first and last colours land exactly on the corners
+// (45°: top-left is the first stop, bottom-right the last). Radial: centred, radius
+// `hypot(width, height) / 2` (SC `prototypeGradientBrush`: RadialGradientShader), so the last
+// colour lands on the corners.
 import QtQuick
 import QtQuick.Shapes
 
@@ -23,7 +25,7 @@ Shape {
     readonly property var stopList: grad ? grad.stops : []
     readonly property real rad: (grad && grad.angle ? grad.angle : 0) * Math.PI / 180
     readonly property real dx: Math.cos(rad)
-    readonly property real dy: -Math.sin(rad)  // screen y grows downwards
+    readonly property real dy: Math.sin(rad)  // clockwise: screen y grows downwards
     readonly property real half: (Math.abs(width * dx) + Math.abs(height * dy)) / 2
 
     // The n-th stop; missing ones repeat the last (a stop list has 2 to 4 entries).
@@ -65,7 +67,7 @@ Shape {
         id: radialGradient
         centerX: g.width / 2
         centerY: g.height / 2
-        centerRadius: Math.min(g.width, g.height) / 2
+        centerRadius: Math.sqrt(g.width * g.width + g.height * g.height) / 2
         focalX: centerX
         focalY: centerY
         focalRadius: 0

@@ -1,5 +1,11 @@
 // A Material 3 common button drawn with plain items (so filled/tonal/elevated backgrounds and the
 // elevation shadow show on the software scene graph too): filled, tonal, elevated, outlined, text.
+// Sizes as Compose's Button: a 40 dp pill at least 58 dp wide (ButtonDefaults.MinHeight/MinWidth)
+// centred in a 48 dp touch target (Surface's minimumInteractiveComponentSize); content padding
+// 24 dp a side, or 16/24 with an 18 dp icon and an 8 dp gap (ButtonDefaults.ContentPadding,
+// ButtonWithIconContentPadding, IconSize, IconSpacing). AutoMobile passes that padding to every
+// variant, text buttons included (CO `RenderPrototypeButton`); the dialog's and snackbar's own
+// TextButtons keep TextButtonContentPadding (12 dp, MC `PrototypeDialogTextButton`).
 import QtQuick
 import QtQuick.Controls
 
@@ -7,7 +13,8 @@ AbstractButton {
     id: b
     property string variant: "filled"
     property string iconName: ""
-    property real radius: 20
+    property real padStart: iconName !== "" ? 16 : 24
+    property real padEnd: 24
     readonly property var c: preview.colors
     readonly property color fill: variant === "filled" ? c.primary
         : variant === "tonal" ? c.secondaryContainer
@@ -15,44 +22,52 @@ AbstractButton {
     readonly property color ink: variant === "filled" ? c.onPrimary
         : variant === "tonal" ? c.onSecondaryContainer : c.primary
     property color textColor: ink
-    implicitHeight: 40
-    implicitWidth: Math.max(48, row.implicitWidth + (iconName !== "" ? 16 + 24 : (variant === "text" ? 24 : 48)))
+    readonly property real visualHeight: Math.min(height, 40)
+    implicitHeight: 48
+    implicitWidth: Math.max(58, row.implicitWidth + padStart + padEnd)
     leftPadding: 0; rightPadding: 0; topPadding: 0; bottomPadding: 0
 
     background: Item {
-        Shadow {
-            anchors.fill: parent
-            visible: b.variant === "elevated"
-            elevation: b.pressed ? 2 : 1
-            radius: b.radius
-        }
-        Rectangle {
-            anchors.fill: parent
-            radius: Math.min(b.radius, height / 2)
-            color: b.fill
-            border.width: b.variant === "outlined" ? 1 : 0
-            border.color: b.c.outline || "#79747E"
-        }
-        Rectangle {
-            // state layer (pressed / hovered)
-            anchors.fill: parent
-            radius: Math.min(b.radius, height / 2)
-            color: b.textColor
-            opacity: b.pressed ? 0.12 : b.hovered ? 0.08 : 0
+        Item {
+            id: pill
+            anchors.left: parent.left
+            anchors.right: parent.right
+            anchors.verticalCenter: parent.verticalCenter
+            height: b.visualHeight
+            Shadow {
+                anchors.fill: parent
+                visible: b.variant === "elevated"
+                elevation: 1  // ElevatedButton: level1 at rest and pressed
+                radius: height / 2
+            }
+            Rectangle {
+                anchors.fill: parent
+                radius: height / 2
+                color: b.fill
+                border.width: b.variant === "outlined" ? 1 : 0
+                border.color: b.c.outlineVariant || "#CAC4D0"  // OutlinedButtonTokens.OutlineColor
+            }
+            Rectangle {
+                // state layer (pressed / hovered)
+                anchors.fill: parent
+                radius: height / 2
+                color: b.textColor
+                opacity: b.pressed ? 0.1 : b.hovered ? 0.08 : 0
+            }
         }
     }
     contentItem: Item {
         Row {
             id: row
-            anchors.centerIn: parent
+            x: b.padStart + Math.max(0, (b.width - b.padStart - b.padEnd - implicitWidth) / 2)
+            anchors.verticalCenter: parent.verticalCenter
             spacing: 8
-            Text {
-                visible: b.iconName !== ""
-                text: preview.glyph(b.iconName)
-                font.family: preview.iconFont
-                font.pixelSize: 18
-                color: b.textColor
+            Loader {
+                // only a button with an icon makes one
+                active: b.iconName !== ""
+                visible: active && item !== null && item.known
                 anchors.verticalCenter: parent.verticalCenter
+                sourceComponent: MIcon { name: b.iconName; size: 18; color: b.textColor }
             }
             Text {
                 text: b.text

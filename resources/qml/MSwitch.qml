@@ -1,11 +1,15 @@
 // A Material 3 switch drawn with plain items, identical on the software and OpenGL scene graphs
-// (Controls Material's switch draws a stray track line on the software backend).
+// (Controls Material's switch draws a stray track line on the software backend). Display only:
+// the row around it is the toggle target (CO `RenderPrototypeToggle`: `Switch(checked,
+// onCheckedChange = null)`). 52 x 32 track; thumb 16 dp off, 24 dp on, 28 dp pressed
+// (SwitchTokens); off: surfaceContainerHighest track with a 2 dp outline border and an outline
+// thumb; on: primary track, onPrimary thumb.
 import QtQuick
 
 Item {
     id: s
     property bool checked: false
-    signal toggled(bool on)
+    property bool pressed: false
     implicitWidth: 52
     implicitHeight: 32
     Rectangle {
@@ -16,18 +20,13 @@ Item {
         border.color: preview.colors.outline
     }
     Rectangle {
-        readonly property real size: s.checked ? 24 : (mouse.pressed ? 28 : 16)
+        readonly property real size: s.pressed ? 28 : s.checked ? 24 : 16
         width: size
         height: size
         radius: size / 2
         anchors.verticalCenter: parent.verticalCenter
-        x: s.checked ? s.width - 4 - size : 8 - (size - 16) / 2
+        x: s.checked ? s.width - 16 - size / 2 : 16 - size / 2
         color: s.checked ? preview.colors.onPrimary : preview.colors.outline
-        Behavior on x { enabled: !preview.editMode; NumberAnimation { duration: 100 } }
-    }
-    MouseArea {
-        id: mouse
-        anchors.fill: parent
-        onClicked: s.toggled(!s.checked)
+        Behavior on x { enabled: !preview.editMode && preview.motion; NumberAnimation { duration: 100 } }
     }
 }

@@ -49,30 +49,36 @@ Item {
         return v;
     }
 
-    visible: shown && !floating
-    opacity: (st.alpha === undefined ? 1 : st.alpha) * (p.transition === "fade" ? enter : 1)
-    implicitWidth: clampW(st.w >= 0 ? st.w : (content ? content.implicitWidth : 0) + padH)
-    implicitHeight: clampH(st.h >= 0 ? st.h
-        : st.aspect > 0 ? (fillW ? width : implicitWidth) / st.aspect
+    // visibleWhen transitions as the phone's (PrototypeMotion.kt `prototypeEnterTransition`,
+    // `prototypeExitTransition`): every node with a visibleWhen animates when it appears and when
+    // it goes, `transition` unset too (fade + expand in, fade + shrink out); "fade" fades,
+    // "expand" expands/shrinks, "slide" slides vertically (half its height from above) and fades,
+    // "none" and `motion: "none"` switch it off (`prototypeMotionEnabled`). `reveal` runs 0..1; a
+    // leaving node stays drawn until it reaches 0.
+    readonly property string transitionKind: p.transition || "default"
+    readonly property bool animated: n !== null && n.conditional === 1 && transitionKind !== "none"
+        && preview.motion && !preview.editMode
+    property real reveal: shown ? 1 : 0
+    Behavior on reveal {
+        enabled: d.animated
+        NumberAnimation { duration: 300; easing.type: Easing.OutCubic }
+    }
+    readonly property bool fades: transitionKind !== "expand"
+    readonly property real grow: transitionKind === "expand" || transitionKind === "default" ? reveal : 1
+    readonly property real lift: transitionKind === "slide" ? -(1 - reveal) * height / 2 : 0
+    visible: (shown || reveal > 0) && !floating
+    clip: growing
+    opacity: (st.alpha === undefined ? 1 : st.alpha) * (fades ? reveal : 1)
+    readonly property bool growing: grow < 1
+    readonly property real naturalWidth: clampW(st.w >= 0 ? st.w : (content ? content.implicitWidth : 0) + padH)
+    readonly property real naturalHeight: clampH(st.h >= 0 ? st.h
+        : st.aspect > 0 ? (fillW ? width : naturalWidth) / st.aspect
         : (content ? content.implicitHeight : 0) + padV)
+    implicitWidth: naturalWidth * grow
+    implicitHeight: naturalHeight * grow
     scale: pressed && st.pressScale < 1 ? st.pressScale : 1
-    transform: (st.ox || st.oy || p.transition === "slide" || p.transition === "expand") ? [shift, grow] : []
-    Translate { id: shift; x: (d.st.ox || 0) + (d.p.transition === "slide" ? (1 - d.enter) * d.width : 0); y: d.st.oy || 0 }
-    Scale { id: grow; yScale: d.p.transition === "expand" ? d.enter : 1 }
-
-    // Enter transitions (fade, expand, slide) when a node becomes visible; none with motion "none".
-    property real enter: 1
-    onShownChanged: {
-        if (shown && p.transition && p.transition !== "none" && preview.motion && !preview.editMode) {
-            enter = 0;
-            enterTimer.start();
-        }
-    }
-    Timer {
-        id: enterTimer
-        interval: 16; repeat: true
-        onTriggered: { d.enter = Math.min(1, d.enter + 0.08); if (d.enter >= 1) stop(); }
-    }
+    transform: (st.ox || st.oy || lift !== 0) ? [shift] : []
+    Translate { id: shift; x: d.st.ox || 0; y: (d.st.oy || 0) + d.lift }
 
     Loader {
         anchors.fill: parent
@@ -121,10 +127,13 @@ Item {
     }
     Loader {
         id: loader
-        x: d.st.ps || 0
-        y: d.st.pt || 0
-        width: Math.max(0, d.width - d.padH)
-        height: Math.max(0, d.height - d.padV)
+        // While it expands or shrinks the content keeps its full size, anchored at the box's
+        // bottom-end and clipped by it (expandIn/shrinkOut's default BottomEnd), so it never
+        // reflows mid-animation.
+        x: (d.st.ps || 0) + (d.growing ? Math.min(0, d.width - d.naturalWidth) : 0)
+        y: (d.st.pt || 0) + (d.growing ? Math.min(0, d.height - d.naturalHeight) : 0)
+        width: Math.max(0, (d.growing ? Math.max(d.width, d.naturalWidth) : d.width) - d.padH)
+        height: Math.max(0, (d.growing ? Math.max(d.height, d.naturalHeight) : d.height) - d.padV)
         source: d.n ? Qt.resolvedUrl("nodes/" + d.n.type + ".qml") : ""
         onLoaded: {
             d.shownNode = d.n;

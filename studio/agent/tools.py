@@ -163,7 +163,12 @@ def build_spec_tools(ctx: ToolContext) -> ToolRegistry:
         rt = runtime()
         limit = int(args.get("limit", 20))
         recent = list(rt.events)[-limit:] if limit else []
-        return {"events": [e.to_json() if hasattr(e, "to_json") else _jsonable(e) for e in recent]}
+        refused = list(getattr(rt, "refusals", ()))[-limit:] if limit else []
+        return {
+            "events": [e.to_json() if hasattr(e, "to_json") else _jsonable(e) for e in recent],
+            # Writes the runtime refused: no event on the phone, so reported beside the events.
+            "refused": [r.to_json() for r in refused],
+        }
 
     async def ask_user(args: JSON) -> Any:
         raise NeedsInput(args["question"], list(args.get("options") or []))
@@ -302,8 +307,8 @@ def build_spec_tools(ctx: ToolContext) -> ToolRegistry:
             ),
             Tool(
                 "events",
-                "Recent runtime events (emit, change, validation_failed, platform). Use it with "
-                "inspect to see what happened when the user tried the draft.",
+                "Recent runtime events (emit, change, page_changed, dismissed, platform) and refused "
+                "writes. Use it with inspect to see what happened when the user tried the draft.",
                 {
                     "type": "object",
                     "properties": {"limit": {"type": "integer", "minimum": 1, "maximum": 100}},

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import hashlib
 import os
 import re
 import shlex
@@ -18,12 +19,27 @@ import adbutils
 from studio.concurrency import off_loop
 
 CTRLPROXY_PACKAGE = "dev.jasonpearson.automobile.ctrlproxy"
-CTRLPROXY_SERVICE = f"{CTRLPROXY_PACKAGE}/.CtrlProxy"
+#: The long component form, as Android's Settings app (SettingsLib `AccessibilityUtils`
+#: `setAccessibilityServiceState`, `ComponentName.flattenToString`) and AutoMobile
+#: (`src/utils/CtrlProxyManager.ts` `enableViaSettings`) write it.
+CTRLPROXY_SERVICE = f"{CTRLPROXY_PACKAGE}/{CTRLPROXY_PACKAGE}.CtrlProxy"
+#: The short form AccessibilityManagerService may write (`flattenToShortString`).
+CTRLPROXY_SERVICE_SHORT = f"{CTRLPROXY_PACKAGE}/.CtrlProxy"
+#: The package before the rename to CtrlProxy, removed on set-up (CtrlProxyManager.ts
+#: `LEGACY_PACKAGE`, `uninstallLegacyPackageIfPresent`).
+LEGACY_CTRLPROXY_PACKAGE = "dev.jasonpearson.automobile.accessibilityservice"
 CTRLPROXY_DEVICE_PORT = 8765
+#: The folder on an Android device where the shell user may write (scrcpy's server and
+#: AutoMobile's video-server jar are pushed there).
+DEVICE_TMP = "/data/local/tmp"
 
 
 class AdbUnavailable(RuntimeError):
     """The adb server cannot be reached or started (one line, says what to do)."""
+
+
+class AdbCommandFailed(RuntimeError):
+    """A device command refused or failed (one line, with the device's own words)."""
 
 
 class DeviceState(enum.Enum):
@@ -49,6 +65,7 @@ class DeviceInfo:
     sdk: int | None = None
     screen_size: tuple[int, int] | None = None  # pixels, portrait as the device reports it
     density: int | None = None  # dpi
+    emulator: bool = False  # decides whether enabling through settings is offered
     detail: str = ""  # what the user should do next, one paragraph
 
     def summary(self) -> str:
@@ -83,6 +100,14 @@ class AdbServer:
     def executable(self) -> str:
         return self.adb_path or str(adbutils.adb_path())
 
+    def describe(self) -> str:
+        """Which adb is used and where its server listens (blocking: it may search PATH)."""
+        try:
+            exe = self.executable()
+        except (adbutils.AdbError, OSError):
+            exe = "not found"
+        return f"{exe}, server {self.host}:{self.port}"
+
     def reachable(self) -> bool:
         try:
             with socket.create_connection((self.host, self.port), timeout=1.0):
@@ -116,7 +141,7 @@ class AdbServer:
             )
 
 
-_PROBE_KEYS = ("model", "release", "sdk", "size", "density", "pm", "services", "a11y")
+_PROBE_KEYS = ("model", "release", "sdk", "qemu", "size", "density", "pm", "services")
 
 
 def _probe_command() -> str:
@@ -125,13 +150,14 @@ def _probe_command() -> str:
         "model": "getprop ro.product.model",
         "release": "getprop ro.build.version.release",
         "sdk": "getprop ro.build.version.sdk",
+        "qemu": "getprop ro.kernel.qemu",
         "size": "wm size",
         "density": "wm density",
         "pm": f"pm path {CTRLPROXY_PACKAGE}",
         "services": "settings get secure enabled_accessibility_services",
-        "a11y": "settings get secure accessibility_enabled",
     }
-    return "; ".join(f"echo @@{key}; {cmds[key]} 2>&1" for key in _PROBE_KEYS)
+    # each marker on a line of its own even after an output without a final newline
+    return "; ".join(f"echo; echo @@{key}; {cmds[key]} 2>&1" for key in _PROBE_KEYS)
 
 
 def _split_probe(output: str) -> dict[str, str]:
@@ -151,11 +177,32 @@ def _last_match(pattern: str, text: str) -> re.Match[str] | None:
     return matches[-1] if matches else None
 
 
+def _service_entries(services: str) -> list[str]:
+    return [s.strip() for s in services.strip().split(":") if s.strip() and s.strip() != "null"]
+
+
+def ctrlproxy_enabled(services: str) -> bool:
+    """Whether `enabled_accessibility_services` names CtrlProxy, in either component form.
+
+    Matched on the component's package, as AutoMobile does (CtrlProxyManager.ts `isEnabled` reads
+    only this list, not `accessibility_enabled`)."""
+    return any(e.split("/", 1)[0] == CTRLPROXY_PACKAGE for e in _service_entries(services))
+
+
+def ctrlproxy_services_value(current_services: str) -> str:
+    """The list with CtrlProxy enabled: the services already there kept, CtrlProxy's long form
+    appended only when no entry names it yet (so enabling never adds a duplicate)."""
+    kept = _service_entries(current_services)
+    if ctrlproxy_enabled(current_services):
+        return ":".join(kept)
+    return ":".join([*kept, CTRLPROXY_SERVICE])
+
+
 def ctrlproxy_enable_commands(serial: str, current_services: str = "") -> list[str]:
-    """The adb commands that enable CtrlProxy's accessibility service, keeping the others."""
-    kept = [s for s in current_services.split(":") if s and s != "null" and s != CTRLPROXY_SERVICE]
-    value = ":".join([*kept, CTRLPROXY_SERVICE])
+    """The adb commands that enable CtrlProxy's accessibility service, keeping the others
+    (CtrlProxyManager.ts `enableViaSettings`: read, append, `accessibility_enabled 1`)."""
     base = f"adb -s {shlex.quote(serial)} shell"
+    value = ctrlproxy_services_value(current_services)
     return [
         f"{base} settings get secure enabled_accessibility_services",
         f"{base} settings put secure enabled_accessibility_services {shlex.quote(value)}",
@@ -163,9 +210,21 @@ def ctrlproxy_enable_commands(serial: str, current_services: str = "") -> list[s
     ]
 
 
+def is_emulator(qemu: str, model: str) -> bool:
+    """AutoMobile's rule (CtrlProxyManager.ts `isEmulator`): `ro.kernel.qemu` is 1, else the model
+    names an emulator or an SDK image."""
+    if qemu.strip() == "1":
+        return True
+    lowered = model.strip().lower()
+    return "emulator" in lowered or "sdk" in lowered
+
+
 def _guidance(state: DeviceState, serial: str, services: str) -> str:
     if state is DeviceState.UNAUTHORIZED:
-        return "Unlock the phone and accept the 'Allow USB debugging?' prompt."
+        return (
+            "Unlock the phone and accept the 'Allow USB debugging?' prompt for this computer "
+            "(tick 'Always allow' so it is not asked again)."
+        )
     if state is DeviceState.OFFLINE:
         return (
             "adb sees the device but cannot talk to it; reconnect the cable or run `adb reconnect`."
@@ -188,9 +247,9 @@ def _guidance(state: DeviceState, serial: str, services: str) -> str:
 
 def device_info_from_probe(serial: str, adb_state: str, output: str | None) -> DeviceInfo:
     """Build a DeviceInfo from the adb state and, for online devices, the probe output."""
-    if adb_state == "unauthorized":
+    if adb_state in {"unauthorized", "authorizing"}:  # authorizing: the prompt is showing
         state = DeviceState.UNAUTHORIZED
-    elif adb_state in {"offline", "connecting", "authorizing"}:
+    elif adb_state in {"offline", "connecting"}:
         state = DeviceState.OFFLINE
     elif adb_state != "device" or output is None:
         return DeviceInfo(
@@ -207,7 +266,7 @@ def device_info_from_probe(serial: str, adb_state: str, output: str | None) -> D
     services = p.get("services", "")
     if "package:" not in p.get("pm", ""):
         state = DeviceState.CTRLPROXY_MISSING
-    elif CTRLPROXY_SERVICE not in services.split(":") or p.get("a11y", "").strip() != "1":
+    elif not ctrlproxy_enabled(services):
         state = DeviceState.CTRLPROXY_NOT_ENABLED
     return DeviceInfo(
         serial=serial,
@@ -218,8 +277,26 @@ def device_info_from_probe(serial: str, adb_state: str, output: str | None) -> D
         sdk=int(sdk) if sdk.isdigit() else None,
         screen_size=(int(size.group(1)), int(size.group(2))) if size else None,
         density=int(density.group(1)) if density else None,
+        emulator=is_emulator(p.get("qemu", ""), p.get("model", "")),
         detail=_guidance(state, serial, services),
     )
+
+
+def parse_device_lines(block: str) -> list[tuple[str, str]]:
+    """adb's `serial<TAB>state` lines (`host:devices`, `host:track-devices` blocks)."""
+    pairs = []
+    for line in block.splitlines():
+        parts = line.strip().split("\t", 1)
+        if len(parts) == 2:
+            pairs.append((parts[0], parts[1].strip()))
+    return pairs
+
+
+def _check_settings_put(output: str) -> None:
+    """`settings put` prints nothing on success; a refusal (a retail ROM) prints its reason."""
+    text = output.strip()
+    if text:
+        raise AdbCommandFailed(f"settings put refused: {text.splitlines()[0][:200]}")
 
 
 _WatchItem = list[tuple[str, str]] | DeviceInfo | BaseException
@@ -229,8 +306,9 @@ _WatchItem = list[tuple[str, str]] | DeviceInfo | BaseException
 class Adb:
     """The studio's view of adb: async wrappers over adbutils' blocking calls (run in threads)."""
 
-    def __init__(self, server: AdbServer | None = None):
+    def __init__(self, server: AdbServer | None = None, *, device_tmp: str = DEVICE_TMP):
         self.server = server or AdbServer()
+        self.device_tmp = device_tmp  # the phone's shell-writable folder for pushed files
         self._client = self.server.client()
         # The running `watch_devices` generators (each on its own loop, maybe another thread):
         # `reprobe` hands them fresh infos, because adb's tracker only reports adb state changes.
@@ -248,7 +326,15 @@ class Adb:
         await self.server.ensure_started()
 
     def _list_sync(self) -> list[tuple[str, str]]:
-        return [(d.serial, d.state) for d in self._client.list()]
+        """`host:devices`, split by tab: a state such as "no permissions (user in plugdev group;
+        are your udev rules wrong?)" has spaces (adbutils' own list splits on whitespace)."""
+        conn = self._client.make_connection()
+        try:
+            conn.send_command("host:devices")
+            conn.check_okay()
+            return parse_device_lines(conn.read_string_block())
+        finally:
+            conn.close()
 
     def _probe_sync(self, serial: str, adb_state: str) -> DeviceInfo:
         output: str | None = None
@@ -318,12 +404,7 @@ class Adb:
         def reader() -> None:
             try:
                 while not stop.is_set():
-                    block = conn.read_string_block()
-                    pairs = []
-                    for line in block.splitlines():
-                        parts = line.strip().split("\t", 1)
-                        if len(parts) == 2:
-                            pairs.append((parts[0], parts[1]))
+                    pairs = parse_device_lines(conn.read_string_block())
                     loop.call_soon_threadsafe(queue.put_nowait, pairs)
             except BaseException as exc:  # closed by us, or adb server died
                 if not stop.is_set():
@@ -371,19 +452,16 @@ class Adb:
     async def shell(self, serial: str, cmd: str, limit_s: float = 10.0) -> str:
         return str(await off_loop(self.device(serial).shell, cmd, timeout=limit_s))
 
+    def forward_free_port_blocking(self, serial: str, remote: str) -> int:
+        """`adb forward tcp:<free host port> <remote>`; returns the host port. Blocking."""
+        with socket.socket() as s:  # probe a free port just before forwarding, as AutoMobile does
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        self.device(serial).forward(f"tcp:{port}", remote)
+        return port
+
     async def forward_free_port(self, serial: str, remote: str) -> int:
-        """`adb forward tcp:<free host port> <remote>`; returns the host port."""
-
-        def run() -> int:
-            with (
-                socket.socket() as s
-            ):  # probe a free port just before forwarding, as AutoMobile does
-                s.bind(("127.0.0.1", 0))
-                port = int(s.getsockname()[1])
-            self.device(serial).forward(f"tcp:{port}", remote)
-            return port
-
-        return await off_loop(run)
+        return await off_loop(self.forward_free_port_blocking, serial, remote)
 
     async def forward_remove(self, serial: str, port: int) -> None:
         with contextlib.suppress(adbutils.AdbError, OSError):
@@ -410,8 +488,21 @@ class Adb:
         finally:
             conn.close()
 
-    async def exec_out(self, serial: str, cmd: str, limit_s: float = 10.0) -> bytes:
-        return await off_loop(self.exec_out_blocking, serial, cmd, limit_s)
+    def push_if_changed(self, serial: str, data: bytes, device_path: str) -> bool:
+        """Push `data` unless the device already has the same file (size, then `sha256sum`);
+        True when pushed. Blocking."""
+        dev = self.device(serial)
+        try:
+            remote_size = dev.sync.stat(device_path).size
+        except (adbutils.AdbError, OSError):
+            remote_size = -1
+        if remote_size == len(data):
+            digest = hashlib.sha256(data).hexdigest()
+            out = str(dev.shell(f"sha256sum {shlex.quote(device_path)} 2>&1", timeout=10))
+            if out.split()[:1] == [digest]:
+                return False
+        dev.sync.push(data, device_path, mode=0o644)
+        return True
 
     async def tap(self, serial: str, x: int, y: int) -> None:
         await self.shell(serial, f"input tap {int(x)} {int(y)}")
@@ -424,10 +515,16 @@ class Adb:
         )
 
     async def enable_ctrlproxy(self, serial: str) -> DeviceInfo:
-        """Try the settings commands that enable CtrlProxy (works on emulators/rooted devices)."""
+        """Enable CtrlProxy's service through settings, as AutoMobile does on emulators
+        (CtrlProxyManager.ts `enableViaSettings`); then probe again."""
         current = (
             await self.shell(serial, "settings get secure enabled_accessibility_services")
         ).strip()
-        for cmd in ctrlproxy_enable_commands(serial, current)[1:]:
-            await self.shell(serial, cmd.split(" shell ", 1)[1])
+        value = ctrlproxy_services_value(current)
+        if value != ":".join(_service_entries(current)):
+            out = await self.shell(
+                serial, f"settings put secure enabled_accessibility_services {shlex.quote(value)}"
+            )
+            _check_settings_put(out)
+        _check_settings_put(await self.shell(serial, "settings put secure accessibility_enabled 1"))
         return await self.reprobe(serial)

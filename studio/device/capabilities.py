@@ -1,4 +1,7 @@
-"""Which CtrlProxy capabilities a spec needs, and why a device that lacks them must refuse it."""
+"""Which CtrlProxy capabilities a spec needs, and why a device that lacks them must refuse it: the
+gates AutoMobile's host applies (kaeawc/auto-mobile `src/features/observe/android/
+CtrlProxyPrototypes.ts`, `src/features/prototype/prototypeThemeModes.ts`), plus the studio's own
+extensions."""
 
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ from typing import Any
 SHOW = "show_prototype"
 PUT_ASSET = "put_prototype_asset"
 INSPECT = "inspect_prototypes"
+#: What AutoMobile's host gates inspect on (CtrlProxyPrototypes.ts `requestInspectPrototypes`).
+PERSISTENCE_REPLAY = "prototype_persistence_replay_v1"
 SHOW_IN_PLACE = "prototype_show_in_place_v1"
 THEME_MODES = "prototype_theme_modes_v1"
 WINDOW_OPTIONS = "prototype_window_options_v1"
@@ -19,6 +24,93 @@ PLATFORM_PREFIX = "prototype_platform_"
 
 def platform_capability(module: str) -> str:
     return f"{PLATFORM_PREFIX}{module}_v1"
+
+
+def summary(supported: frozenset[str] | set[str]) -> tuple[str, str]:
+    """(one line, the full list) of what a device's CtrlProxy advertises."""
+    everything = "\n".join(sorted(supported))
+    if SHOW not in supported:
+        return ("CtrlProxy without prototype support (no show_prototype)", everything)
+    named = [
+        ("in-place re-show", SHOW_IN_PLACE),
+        ("appearance", APPEARANCE),
+        ("theme modes", THEME_MODES),
+        ("window options", WINDOW_OPTIONS),
+        ("anchors", ANCHOR),
+        ("inspect", PERSISTENCE_REPLAY),
+    ]
+    have = [label for label, cap in named if cap in supported]
+    lacks = [label for label, cap in named if cap not in supported]
+    line = "CtrlProxy: prototypes" + (f", {', '.join(have)}" if have else "")
+    if lacks:
+        line += f"; lacks {', '.join(lacks)}"
+    return (line, everything)
+
+
+def can_inspect(supported: frozenset[str] | set[str]) -> bool:
+    """`inspect_prototypes` is sent only to a device advertising persistence replay, as
+    AutoMobile's host does: an older one answers without the buffered events first."""
+    return INSPECT in supported and PERSISTENCE_REPLAY in supported
+
+
+# ---- theme modes: prototypeThemeModes.ts `prototypeThemeModeFields` ------------------------------
+
+
+def _newly_themed(value: Any) -> bool:
+    """A colour slot that took hex only before: a {light, dark} pair or a role name."""
+    return isinstance(value, Mapping) or (isinstance(value, str) and not value.startswith("#"))
+
+
+def _style_fields(style: Any, path: str) -> Iterator[str]:
+    if not isinstance(style, Mapping):
+        return
+    for key in ("background", "color", "shadowColor"):
+        if isinstance(style.get(key), Mapping):
+            yield f"{path}.{key}"
+    border = style.get("border")
+    if isinstance(border, Mapping) and isinstance(border.get("color"), Mapping):
+        yield f"{path}.border.color"
+    gradient = style.get("gradient")
+    if isinstance(gradient, Mapping):
+        for i, stop in enumerate(gradient.get("stops") or []):
+            if isinstance(stop, Mapping) and _newly_themed(stop.get("color")):
+                yield f"{path}.gradient.stops[{i}].color"
+
+
+def _node_fields(node: Any, path: str) -> Iterator[str]:
+    if not isinstance(node, Mapping):
+        return
+    yield from _style_fields(node.get("style"), f"{path}.style")
+    for i, entry in enumerate(node.get("styleWhen") or []):
+        if isinstance(entry, Mapping):
+            yield from _style_fields(entry.get("style"), f"{path}.styleWhen[{i}].style")
+    if node.get("type") == "image" and isinstance(node.get("asset"), Mapping):
+        yield f"{path}.asset"
+    if node.get("type") == "bottomSheet" and _newly_themed(node.get("scrim")):
+        yield f"{path}.scrim"
+    for i, item in enumerate(node.get("items") or []):
+        if isinstance(item, Mapping) and isinstance(item.get("image"), Mapping):
+            yield f"{path}.items[{i}].image"
+    for i, child in enumerate(node.get("children") or []):
+        yield from _node_fields(child, f"{path}.children[{i}]")
+    yield from _node_fields(node.get("child"), f"{path}.child")
+
+
+def theme_mode_fields(spec: Mapping[str, Any]) -> list[str]:
+    """The spec fields only a device with `prototype_theme_modes_v1` can draw, in document order:
+    `theme.colors.light`/`.dark`, {light, dark} colour and image pairs, role names in gradient
+    stops and scrims. `theme.mode` alone needs nothing (every prototype APK reads it)."""
+    fields: list[str] = []
+    theme = spec.get("theme")
+    colors = theme.get("colors") if isinstance(theme, Mapping) else None
+    if isinstance(colors, Mapping):
+        fields += [f"theme.colors.{mode}" for mode in ("light", "dark") if mode in colors]
+    window = spec.get("window")
+    placement = window.get("placement") if isinstance(window, Mapping) else None
+    if isinstance(placement, Mapping) and _newly_themed(placement.get("scrim")):
+        fields.append("window.placement.scrim")
+    fields += list(_node_fields(spec.get("root"), "root"))
+    return fields
 
 
 def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
@@ -57,15 +149,10 @@ def required_capabilities(
             need.setdefault(WINDOW_OPTIONS, 'window.layer "app"')
         if window.get("persistence") == "device":
             need.setdefault(WINDOW_OPTIONS, 'window.persistence "device"')
-    theme = spec.get("theme")
-    if isinstance(theme, Mapping):
-        if "mode" in theme:
-            need.setdefault(THEME_MODES, "theme.mode")
-        colors = theme.get("colors")
-        if isinstance(colors, Mapping):
-            for mode in ("light", "dark"):
-                if mode in colors:
-                    need.setdefault(THEME_MODES, f"theme.colors.{mode}")
+    themed = theme_mode_fields(spec)
+    if themed:
+        more = f" (and {len(themed) - 1} more)" if len(themed) > 1 else ""
+        need[THEME_MODES] = themed[0] + more
     requires = spec.get("requires")
     if isinstance(requires, Mapping):
         for i, module in enumerate(requires.get("platform") or []):
@@ -75,8 +162,6 @@ def required_capabilities(
         if not isinstance(value, Mapping):
             continue
         where = path.lstrip(".") or "$"
-        if set(value) == {"light", "dark"}:
-            need.setdefault(THEME_MODES, where)
         if value.get("type") == "platform" and isinstance(value.get("call"), str):
             module = value["call"].split(".", 1)[0]
             need.setdefault(platform_capability(module), where)

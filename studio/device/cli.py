@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.device import capabilities as caps
 from studio.device.adb import Adb, AdbUnavailable, DeviceInfo, DeviceState
 from studio.device.ctrlproxy import Asset, CtrlProxyError, DeviceShow
 
@@ -168,12 +169,14 @@ async def _show(args: argparse.Namespace) -> int:
     show = DeviceShow(adb, info.serial, on_event)
     appearance = None if args.appearance == "device" else args.appearance
     try:
+        await show.open()
+        print(caps.summary(show.supported)[0], file=sys.stderr)
         await show.show(spec, assets=assets, appearance=appearance)
         print(
             f"showing {spec.get('id')!r} on {info.serial}; edits to {args.file} are re-shown",
             file=sys.stderr,
         )
-        await _follow(args, show)
+        await _follow(args, show, spec)
     except CtrlProxyError as exc:
         return _fail(str(exc), 1)
     finally:
@@ -182,13 +185,26 @@ async def _show(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _follow(args: argparse.Namespace, show: DeviceShow) -> None:
-    """Keep the socket open (the device dismisses otherwise); re-show when the file changes."""
+async def _follow(args: argparse.Namespace, show: DeviceShow, spec: dict[str, Any]) -> None:
+    """Keep the socket open (the device dismisses otherwise); re-show when the file changes, and
+    after the phone dismissed it for being idle (its TTL)."""
     loop = asyncio.get_running_loop()
     deadline = None if args.seconds is None else loop.time() + args.seconds
     mtime = args.file.stat().st_mtime_ns
+    pid = str(spec.get("id"))
     while deadline is None or loop.time() < deadline:
         await asyncio.sleep(0.25)
+        snap = show.client.snapshots.get(pid) if show.client is not None else None
+        if show.prototype_id is None and snap is not None and snap.dismissed is not None:
+            reason, snap.dismissed = snap.dismissed, None
+            if reason == "ttl":
+                await show.show(spec)
+                print("dismissed on the phone after 5 idle minutes; shown again", file=sys.stderr)
+            else:
+                print(
+                    f"dismissed on the phone ({reason}); an edit to the file shows it again",
+                    file=sys.stderr,
+                )
         try:
             now = args.file.stat().st_mtime_ns
         except OSError:
@@ -196,7 +212,8 @@ async def _follow(args: argparse.Namespace, show: DeviceShow) -> None:
         if now != mtime:
             mtime = now
             try:
-                await show.apply_edit(_read_spec(args.file))
+                spec = _read_spec(args.file)
+                await show.apply_edit(spec)
                 print(f"re-shown after an edit to {args.file}", file=sys.stderr)
             except ValueError as exc:  # keep showing the last good spec
                 print(f"proto-studio device: {exc}", file=sys.stderr)

@@ -1,9 +1,12 @@
 """Show prototypes natively through AutoMobile's CtrlProxy WebSocket protocol (asyncio, `websockets`).
 
-Protocol (docs/research/automobile-device.md 1.3, 1.4, 2.1): `adb forward tcp:P tcp:8765`, WebSocket
-`/ws`; the first frame is `connected` with `supportedCommands`; requests carry a `requestId` and get
-a `prototype_result`; `prototype_event` frames are pushed. The socket stays open while showing,
-because the device dismisses a session prototype when its last client disconnects.
+Protocol (kaeawc/auto-mobile `android/control-proxy/.../WebSocketServer.kt`, `android/protocol/.../
+WebSocketRequest.kt` and `WebSocketResponse.kt`): `adb forward tcp:P tcp:8765`, WebSocket `/ws`; the
+first frame is `connected` with `supportedCommands`; requests carry a `requestId` and get a
+`prototype_result` (or, for a request the device cannot decode, a `{"type": "error"}` frame);
+`prototype_event` frames are pushed, `hierarchy_update` frames too (skipped unparsed). The socket
+stays open while showing, because the device dismisses a session prototype when its last client
+disconnects (`PrototypeController.kt` `onClientCountChanged`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from studio.concurrency import off_loop
 from studio.device import capabilities as caps
 from studio.device.adb import CTRLPROXY_DEVICE_PORT, Adb
 
@@ -36,8 +40,17 @@ EventCallback = Callable[[dict[str, Any]], None]
 Scalar = str | int | float | bool
 
 
+#: `hierarchy_update` is the largest and most frequent frame; the device's serializer writes `type`
+#: first (WebSocketServer.kt `outgoingFrame`), so it is recognised without parsing it.
+_HIERARCHY_PREFIX = '{"type":"hierarchy_update"'
+
+
 class CtrlProxyError(RuntimeError):
-    """A CtrlProxy failure, one line that says what to do."""
+    """CtrlProxy could not be reached or did not answer (one line that says what to do)."""
+
+
+class DeviceRejected(CtrlProxyError):
+    """The device answered and refused the request; `str()` is the device's own error text."""
 
 
 class ShowRefused(CtrlProxyError):
@@ -55,6 +68,9 @@ class PrototypeSnapshot:
     state: dict[str, Scalar] = field(default_factory=dict)
     pages: dict[str, int] = field(default_factory=dict)
     last_sequence: int = -1
+    suspended: bool = False  # hidden while another app is in front (inspect's `suspended`)
+    appearance: dict[str, Any] | None = None  # {mode, source, deviceDark} where advertised
+    dismissed: str | None = None  # the reason of a `dismissed` event, until it is shown again
 
 
 def merge_device_state(spec: Mapping[str, Any], device_state: Mapping[str, Any]) -> dict[str, Any]:
@@ -96,6 +112,7 @@ class CtrlProxyClient:
         self._seen: set[tuple[str, int]] = set()
         self._ids = itertools.count(1)
         self._closed_reason: str | None = None
+        self.skipped_frames = 0  # hierarchy_update frames left unparsed
 
     async def connect(self) -> None:
         try:
@@ -133,8 +150,11 @@ class CtrlProxyClient:
         assert self._ws is not None
         try:
             async for raw in self._ws:
-                try:
-                    frame = json.loads(raw)
+                if isinstance(raw, str) and raw.startswith(_HIERARCHY_PREFIX):
+                    self.skipped_frames += 1
+                    continue
+                try:  # frames are parsed off the loop (the GUI thread under qasync), in order
+                    frame = await off_loop(json.loads, raw)
                 except ValueError:
                     log.warning("CtrlProxy sent a frame that is not JSON")
                     continue
@@ -160,6 +180,8 @@ class CtrlProxyClient:
             return
         if kind == "prototype_event":
             self._on_prototype_event(frame)
+        elif kind == "error":  # uncorrelated: its request is unknown (WSS `sendErrorResponse`)
+            log.info("CtrlProxy reported an error: %s", frame.get("error"))
 
     def _on_prototype_event(self, frame: dict[str, Any]) -> None:
         pid, seq = frame.get("id"), frame.get("sequence")
@@ -175,6 +197,12 @@ class CtrlProxyClient:
             if isinstance(frame.get("pages"), dict):
                 snap.pages = dict(frame["pages"])
             snap.last_sequence = seq
+            raw_payload = frame.get("payload")
+            payload: dict[str, Any] = raw_payload if isinstance(raw_payload, dict) else {}
+            if frame.get("kind") == "dismissed":
+                snap.dismissed = str(payload.get("reason") or "unknown")
+            elif frame.get("kind") == "appearance_changed" and payload:
+                snap.appearance = {**(snap.appearance or {}), **payload}
         if self.on_event is not None:
             try:
                 self.on_event(frame)
@@ -247,6 +275,9 @@ class CtrlProxyClient:
                     snap.pages = dict(entry["pages"])
                 if isinstance(entry.get("lastSequence"), int):
                     snap.last_sequence = max(snap.last_sequence, entry["lastSequence"])
+                snap.suspended = entry.get("suspended") is True  # omitted when false
+                if isinstance(entry.get("appearance"), dict):
+                    snap.appearance = dict(entry["appearance"])
         return entries
 
     async def dismiss(self, prototype_id: str) -> None:
@@ -265,8 +296,9 @@ class CtrlProxyClient:
 
 
 def _check(reply: Mapping[str, Any], what: str) -> None:
-    if reply.get("success") is False:
-        raise CtrlProxyError(f"{what}: {reply.get('error') or 'CtrlProxy reported a failure'}")
+    """A failed `prototype_result` or an `error` frame: the device's own words."""
+    if reply.get("success") is False or reply.get("type") == "error":
+        raise DeviceRejected(f"{what}: {reply.get('error') or 'CtrlProxy reported a failure'}")
 
 
 def expand_for_device(spec: Mapping[str, Any]) -> dict[str, Any]:
@@ -324,7 +356,7 @@ class DeviceShow:
     async def open(self) -> CtrlProxyClient:
         await self.adb.start()
         self.host_port = await self.adb.forward_free_port(self.serial, f"tcp:{self.device_port}")
-        self.client = CtrlProxyClient(f"ws://127.0.0.1:{self.host_port}/ws", self.on_event)
+        self.client = CtrlProxyClient(f"ws://127.0.0.1:{self.host_port}/ws", self._on_event)
         self._uploaded = {}
         try:
             await self.client.connect()
@@ -336,6 +368,15 @@ class DeviceShow:
     @property
     def supported(self) -> frozenset[str]:
         return self.client.supported if self.client else frozenset()
+
+    def _on_event(self, frame: dict[str, Any]) -> None:
+        """A `dismissed` of the shown prototype ends it on the device, and the device dropped
+        every asset with it (PrototypeController.kt `removeActive`, `releaseAssets`)."""
+        if frame.get("kind") == "dismissed" and frame.get("id") == self.prototype_id:
+            self.prototype_id = None
+            self.forget_assets()
+        if self.on_event is not None:
+            self.on_event(frame)
 
     async def show(
         self,
@@ -360,19 +401,29 @@ class DeviceShow:
             if self._uploaded.get(asset_id) != asset:
                 await self._put(client, asset_id, asset)
         reply = await client.show(spec, reset=reset, appearance=appearance)
+        _check(reply, "show_prototype")
         missing = [m for m in reply.get("missingAssets") or [] if m in self._assets]
-        if missing:  # the device lost them (e.g. after a reconnect): upload again, show once more
+        if missing:  # the device dropped them (a dismissal clears them all): upload, show again
             for asset_id in missing:
                 await self._put(client, asset_id, self._assets[asset_id])
             reply = await client.show(spec, reset=reset, appearance=appearance)
-        _check(reply, "show_prototype")
+            _check(reply, "show_prototype")
         still_missing = [str(m) for m in reply.get("missingAssets") or []]
         if still_missing:
             self.warnings.append(
                 f"the device has no asset {', '.join(still_missing)}; those images stay blank"
             )
         self.prototype_id = str(spec.get("id"))
+        snap = client.snapshots.setdefault(self.prototype_id, PrototypeSnapshot())
+        snap.dismissed = None
+        if isinstance(reply.get("appearance"), dict):
+            snap.appearance = dict(reply["appearance"])
         return reply
+
+    def forget_assets(self) -> None:
+        """The device dropped every asset (a dismissal: PrototypeController.kt `releaseAssets`):
+        the next show uploads them again."""
+        self._uploaded = {}
 
     async def _put(self, client: CtrlProxyClient, asset_id: str, asset: Asset) -> None:
         self._uploaded.pop(asset_id, None)
@@ -383,7 +434,7 @@ class DeviceShow:
     async def latest_state(self) -> PrototypeSnapshot:
         """The device's latest state of the shown prototype (inspect when supported, else events)."""
         assert self.client is not None and self.prototype_id is not None
-        if self.client.supports(caps.INSPECT):
+        if caps.can_inspect(self.client.supported):
             await self.client.inspect()
         return self.client.snapshots.get(self.prototype_id, PrototypeSnapshot())
 
@@ -402,7 +453,12 @@ class DeviceShow:
             self._assets = dict(assets)
         if not isinstance(appearance, _Keep):
             self._appearance = appearance
-        if self.client is None or self.prototype_id is None:
+        if self.client is None:
+            return await self.show(spec, assets=self._assets, appearance=self._appearance)
+        if self.prototype_id is None:  # dismissed on the phone: back with what was tapped there
+            last = self.client.snapshots.get(str(spec.get("id")))
+            if last is not None and last.dismissed is not None:
+                spec = merge_device_state(spec, last.state)
             return await self.show(spec, assets=self._assets, appearance=self._appearance)
         if str(spec.get("id")) != self.prototype_id:  # a new prototype: start fresh
             await self.dismiss()

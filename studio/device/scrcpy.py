@@ -11,7 +11,6 @@ protocol needed here (video only, no control) is a few dozen lines.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import os
 import re
@@ -30,14 +29,14 @@ from pathlib import Path
 import adbutils
 
 from studio.device.adb import Adb
-from studio.device.mirror import (
+from studio.device.decoder import H264Decoder
+from studio.device.framing import H264_CODEC_ID
+from studio.device.sources import (
     FIRST_FRAME_TIMEOUT_S,
-    H264_CODEC_ID,
     FrameSink,
-    H264Decoder,
     NoVideo,
-    _close_quietly,
-    _SocketSource,
+    SocketSource,
+    close_quietly,
 )
 
 log = logging.getLogger(__name__)
@@ -51,7 +50,8 @@ INSTALL_PATHS = (
     "/snap/scrcpy/current/usr/share/scrcpy/scrcpy-server",
     "C:/Program Files/scrcpy/scrcpy-server",
 )
-DEVICE_PATH = "/data/local/tmp/scrcpy-server.jar"
+DEVICE_FILE = "scrcpy-server.jar"  # scrcpy pushes it to /data/local/tmp (Adb.device_tmp)
+DEVICE_PATH = f"/data/local/tmp/{DEVICE_FILE}"
 SERVER_CLASS = "com.genymobile.scrcpy.Server"
 SUPPORTED_MAJORS = (3, 4)
 DEVICE_NAME_LEN = 64
@@ -353,11 +353,11 @@ class _ServerProcess:
         return lines[-1][:200] if lines else ""
 
     def close(self) -> None:
-        _close_quietly(self.conn.conn)
+        close_quietly(self.conn.conn)
         self._thread.join(2.0)
 
 
-class ScrcpySource(_SocketSource):
+class ScrcpySource(SocketSource):
     """The user's scrcpy server, pushed to the device and read over an adb reverse (or forward)
     tunnel; H.264 packets go to the shared decoder."""
 
@@ -369,7 +369,7 @@ class ScrcpySource(_SocketSource):
         serial: str,
         server: ScrcpyServer,
         *,
-        device_path: str = DEVICE_PATH,
+        device_path: str | None = None,  # default: scrcpy-server.jar in Adb.device_tmp
         tunnel: str = "auto",  # "auto" (reverse, then forward), "reverse" or "forward"
         max_size: int | None = None,
         connect_timeout: float = CONNECT_TIMEOUT_S,
@@ -379,7 +379,8 @@ class ScrcpySource(_SocketSource):
         if tunnel not in {"auto", "reverse", "forward"}:
             raise ValueError(f"tunnel must be auto, reverse or forward, not {tunnel!r}")
         self.adb, self.serial, self.server = adb, serial, server
-        self.device_path, self.tunnel, self.max_size = device_path, tunnel, max_size
+        self.device_path = device_path or f"{adb.device_tmp.rstrip('/')}/{DEVICE_FILE}"
+        self.tunnel, self.max_size = tunnel, max_size
         self.connect_timeout, self.first_frame_timeout = connect_timeout, first_frame_timeout
         self.version: str | None = None
         self.stream: VideoStream | None = None
@@ -390,19 +391,9 @@ class ScrcpySource(_SocketSource):
 
     def push_server(self) -> bool:
         """Push the server unless the device already has the same file; True when pushed."""
-        data = self.server.path.read_bytes()
-        dev = self.adb.device(self.serial)
-        try:
-            remote_size = dev.sync.stat(self.device_path).size
-        except (adbutils.AdbError, OSError):
-            remote_size = -1
-        if remote_size == len(data):
-            digest = hashlib.sha256(data).hexdigest()
-            out = str(dev.shell(f"sha256sum {shlex.quote(self.device_path)} 2>&1", timeout=10))
-            if out.split()[:1] == [digest]:
-                return False
-        dev.sync.push(data, self.device_path, mode=0o644)
-        return True
+        return self.adb.push_if_changed(
+            self.serial, self.server.path.read_bytes(), self.device_path
+        )
 
     def _start(self, scid: int, forward: bool) -> _ServerProcess:
         assert self.version is not None

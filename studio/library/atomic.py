@@ -6,7 +6,6 @@ none fsyncs the folder after the rename, which is what makes the rename itself d
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import shutil
@@ -14,8 +13,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from studio.library.storable import json_bytes
+
 TEMP_MARK = ".tmp-"
 """Every temp file or folder the library writes has this in its name (and starts with a dot)."""
+STALE_AFTER = 3600.0
+"""A temp file older than this (seconds) was left by a killed process: removed on open."""
 
 
 def temp_name(final: Path) -> Path:
@@ -53,20 +56,17 @@ def write_bytes(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
-def dumps(value: Any, *, compact: bool = False) -> bytes:
+def dumps(value: Any, *, compact: bool = False, where: str = "") -> bytes:
     """The library's JSON text: UTF-8, key order kept, a final newline; 2-space indented for
     files people read (specs, the index), compact for bulky ones (drafts: the C encoder is
-    several times faster than the indenting one)."""
-    if compact:
-        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    else:
-        text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
-    return (text + "\n").encode()
+    several times faster than the indenting one). A value that cannot be written (a lone
+    surrogate, NaN, nesting too deep) raises `UnstorableText` naming `where` and the path."""
+    return json_bytes(value, compact=compact, where=where)
 
 
 def write_json(path: Path, value: Any) -> None:
-    """Atomically replace `path` with `value` as JSON."""
-    write_bytes(path, dumps(value))
+    """Atomically replace `path` with `value` as JSON (encoded before anything is written)."""
+    write_bytes(path, dumps(value, where=path.name))
 
 
 def move(src: Path, dst: Path) -> None:
@@ -89,26 +89,32 @@ def remove_tree(path: Path) -> None:
         aside.unlink(missing_ok=True)
 
 
-def remove_stale_temps(folder: Path, older_than: float = 3600.0) -> int:
-    """Delete temp files/folders left by a killed process (older than `older_than` seconds, so a
-    write in progress in another process is never touched). Returns how many were removed."""
+def remove_stale_temps(folder: Path, older_than: float = STALE_AFTER) -> int:
+    """Delete the temp files and folders a killed process left anywhere under `folder` (the
+    library: top level, trash, prototype folders, their assets), never following symlinks.
+    Only those older than `older_than` seconds go: a write in progress (here or in another
+    process) lasts milliseconds and its temp file is fresh, so it is never touched. Returns
+    how many were removed."""
     removed = 0
     now = time.time()
-    try:
-        children = list(folder.iterdir())
-    except OSError:
-        return 0
-    for child in children:
-        if not (child.name.startswith(".") and TEMP_MARK in child.name):
-            continue
-        try:
-            if now - child.lstat().st_mtime < older_than:
+    for parent, dirs, files in os.walk(folder, followlinks=False):
+        base = Path(parent)
+        keep: list[str] = []
+        for name in [*dirs, *files]:
+            if not (name.startswith(".") and TEMP_MARK in name):
+                if name in dirs:
+                    keep.append(name)
                 continue
-            if child.is_dir() and not child.is_symlink():
-                shutil.rmtree(child)
-            else:
-                child.unlink()
-            removed += 1
-        except OSError:
-            continue
+            child = base / name
+            try:
+                if now - child.lstat().st_mtime < older_than:
+                    continue
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child)
+                else:
+                    child.unlink()
+                removed += 1
+            except OSError:
+                continue
+        dirs[:] = keep  # never walk into a temp folder (it went, or it is fresh)
     return removed

@@ -32,6 +32,7 @@ from studio.library import assets as asset_rules
 from studio.library.atomic import write_bytes
 from studio.library.errors import BundleError, LibraryError
 from studio.library.specs import MAX_SPEC_BYTES, check_spec, parse_json
+from studio.library.storable import check_storable, json_bytes, write_failed
 
 BUNDLE_FORMAT = 1
 SUFFIX = ".protobundle"
@@ -120,6 +121,10 @@ def _read(data: bytes, label: str) -> Bundle:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise fail("not a zip file") from None
+    except UnicodeDecodeError as exc:  # a name flagged UTF-8 that is not (e.g. a surrogate)
+        raw = bytes(exc.object[:80]) if isinstance(exc.object, bytes | bytearray) else b""
+        shown = raw.decode("utf-8", "backslashreplace")
+        raise fail(f"entry name {shown!r} is not UTF-8 (byte {exc.start + 1})") from None
     with zf:
         infos = zf.infolist()
         if len(infos) > MAX_ENTRIES:
@@ -129,6 +134,7 @@ def _read(data: bytes, label: str) -> Bundle:
 
     manifest = _check_manifest(contents.pop(MANIFEST), fail)
     spec = parse_json(contents.pop(SPEC), SPEC)
+    check_storable(spec, SPEC)
     check_spec(spec, SPEC)
     if spec.get("id") != manifest["id"]:
         raise fail(
@@ -300,6 +306,7 @@ def _check_manifest(data: bytes, fail: Any) -> JSON:
     manifest = parse_json(data, MANIFEST)
     if not isinstance(manifest, dict):
         raise fail("manifest.json is not a JSON object")
+    check_storable(manifest, MANIFEST)
     version = manifest.get("format")
     if not isinstance(version, int) or isinstance(version, bool):
         raise fail("manifest.json format must be an integer")
@@ -360,12 +367,13 @@ def write_bundle(
 ) -> None:
     """Write the canonical bundle atomically; it is read back first, so the studio never writes
     a bundle that it (or another reader of the format) would refuse."""
+    path = Path(path)
     data = bundle_bytes(spec, name, assets)
     read_bundle(data)
     try:
-        write_bytes(Path(path), data)
+        write_bytes(path, data)
     except OSError as exc:
-        raise BundleError(f"{Path(path).name}: cannot write ({exc.strerror or exc})") from None
+        raise write_failed(exc, path.name, path.parent.resolve()) from None
 
 
 def _too_compressible(blob: bytes) -> bool:
@@ -377,6 +385,4 @@ def _too_compressible(blob: bytes) -> bool:
 
 
 def _json_bytes(value: Any) -> bytes:
-    import json
-
-    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
+    return json_bytes(value, where="bundle")

@@ -26,3 +26,24 @@ class InvalidSpec(LibraryError):
 
 class BundleError(LibraryError):
     """A `.protobundle` refused by the strict reader (or that could not be written)."""
+
+
+class UnstorableText(LibraryError, ValueError):
+    """A value the library cannot write as UTF-8 JSON (a lone surrogate, NaN, too deep), at
+    `path` (`root.children[0].text`, `$`). Also a ValueError, as `json.dumps` raises."""
+
+    def __init__(self, message: str, path: str = "$"):
+        super().__init__(message)
+        self.path = path
+
+
+class NotEnoughSpace(LibraryError):
+    """The disk (or the user's quota) is full: nothing was changed."""
+
+
+class LibraryBusy(LibraryError):
+    """Another process holds the library's lock (it is writing library.json) for too long."""
+
+    def __init__(self, message: str, pid: int | None = None):
+        super().__init__(message)
+        self.pid = pid

@@ -13,10 +13,19 @@ Layout under `<root>/library/` (root: `$PROTO_STUDIO_HOME`, else the platform's 
 Every file is written atomically (temp file, fsync, os.replace, fsync the folder); a new prototype
 is assembled in a temp folder and renamed into place. The index is written last, so an operation
 is complete once library.json says so; on open, an interrupted delete/restore is finished and a
-prototype folder missing from the index (a create cut short) is recovered. One writer at a time
-(the studio process): two processes writing the same library is not supported. Unknown
+prototype folder missing from the index (a create cut short) is recovered, and temp files a
+killed process left anywhere in the tree are removed once they are an hour old. Unknown
 top-level fields of a drafts file (and a newer format number) read by `load_revisions` are
 written back by `save_revisions`.
+
+Two processes may share a library: every update of library.json holds the library's file lock
+(`studio.library.lock`), re-reads the index when another process changed it and applies its
+change to what is on disk, so neither loses the other's entries or names (a second writer waits
+up to a few seconds, then gets `LibraryBusy` naming the holder's pid).
+
+A write that fails changes nothing and says so in one line: a full disk is `NotEnoughSpace`
+("not enough space to save the spec of "Counter" in <folder>"), a value that has no UTF-8 JSON
+form (a lone surrogate, NaN) is `UnstorableText` naming the file and the path.
 
 A bad entry (missing folder, unreadable spec.json, an index record from a newer build) is skipped
 with a logged warning and listed in `problems`, never fatal, and never dropped from library.json.
@@ -25,13 +34,15 @@ with a logged warning and listed in `problems`, never fatal, and never dropped f
 from __future__ import annotations
 
 import copy
+import dataclasses
+import errno
 import hashlib
 import logging
 import os
 import secrets
 import shutil
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +56,6 @@ from studio.library.atomic import (
     remove_tree,
     temp_name,
     write_bytes,
-    write_json,
 )
 from studio.library.bundle import SUFFIX, read_bundle, write_bundle
 from studio.library.entries import (
@@ -58,9 +68,11 @@ from studio.library.entries import (
     valid_entry_id,
 )
 from studio.library.errors import EntryNotFound, LibraryError
+from studio.library.lock import WAIT, LibraryLock
 from studio.library.paths import library_dir
 from studio.library.revisions import RevisionLog
 from studio.library.specs import MAX_SPEC_BYTES, check_spec, parse_json, parse_spec
+from studio.library.storable import check_name, check_storable, json_bytes, write_failed
 from studio.library.templates import list_templates
 
 log = logging.getLogger(__name__)
@@ -79,8 +91,10 @@ JSON = dict[str, Any]
 
 
 def _auto_name(candidate: object, fallback: str) -> str:
-    """A name made from a file name or a spec id: one line, cut to the length limit."""
-    cleaned = " ".join(str(candidate or "").split())[:MAX_NAME_CHARS].strip()
+    """A name made from a file name or a spec id: one line, cut to the length limit; what is
+    not text (a file name's undecodable bytes, a lone surrogate) becomes U+FFFD."""
+    text = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in str(candidate or ""))
+    cleaned = " ".join(text.split())[:MAX_NAME_CHARS].strip()
     return cleaned or fallback
 
 
@@ -90,6 +104,7 @@ def _clean_name(name: str) -> str:
     cleaned = " ".join(name.split())
     if not cleaned:
         raise LibraryError("a prototype name cannot be empty")
+    check_name(cleaned)
     if len(cleaned) > MAX_NAME_CHARS:
         raise LibraryError(f"a prototype name is at most {MAX_NAME_CHARS} characters")
     return cleaned
@@ -98,16 +113,24 @@ def _clean_name(name: str) -> str:
 class Library:
     """The prototype library in `<root>/library/`. Methods are blocking (file I/O); the UI calls
     them off the GUI thread (`studio.ui.controller` runs them on one worker thread, in order).
-    Thread-safe within a process."""
+    Thread-safe within a process; other processes may use the same library (see the module).
+    `lock_wait`: how long an update waits for another process's before `LibraryBusy`."""
 
-    def __init__(self, root: Path | str | None = None):
+    def __init__(self, root: Path | str | None = None, *, lock_wait: float = WAIT):
         self.folder = library_dir(Path(root) if root is not None else None)
         self.trash_folder = self.folder / TRASH
         self._lock = threading.RLock()
         self._problems: list[str] = []
         self._broken: dict[str, str] = {}
+        self._checked: set[str] = set()
         self._draft_extra: dict[str, JSON] = {}
         self._index = LibraryIndex()
+        self._index_stamp: tuple[int, int, int] | None = None
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise write_failed(exc, "the library", self.folder.parent) from None
+        self._file_lock = LibraryLock(self.folder, wait=lock_wait)
         self.reload()
 
     # ------------------------------------------------------------------ reading
@@ -125,26 +148,72 @@ class Library:
 
     def reload(self) -> None:
         """Read library.json and check every entry again (e.g. after another tool changed it)."""
-        with self._lock:
+        with self._lock, self._file_lock:
             self._problems = []
             self._broken = {}
-            self.folder.mkdir(parents=True, exist_ok=True)
-            remove_stale_temps(self.folder)
-            if self.trash_folder.is_dir():
-                remove_stale_temps(self.trash_folder)
-            self._index = self._read_index()
-            self._finish_moves()
-            self._adopt_orphans()
-            for record in self._index.entries:
-                if isinstance(record, LibraryEntry):
-                    reason = self._check_entry(record.id)
-                    if reason:
-                        self._broken[record.id] = reason
-                        self._problem(f"{record.name} ({record.id}): {reason}; skipped")
+            self._checked = set()
+            remove_stale_temps(self.folder)  # the whole tree: prototype folders and trash too
+            self._load_index()
+
+    def _load_index(self) -> None:
+        """Under both locks: read the index from disk, finish interrupted moves, recover
+        orphaned folders and check the entries not checked yet."""
+        self._index = self._read_index()
+        self._index_stamp = self._stat_index()
+        self._finish_moves()
+        self._adopt_orphans()
+        for record in self._index.entries:
+            if isinstance(record, LibraryEntry) and record.id not in self._checked:
+                self._checked.add(record.id)
+                reason = self._check_entry(record.id)
+                if reason:
+                    self._broken[record.id] = reason
+                    self._problem(f"{record.name} ({record.id}): {reason}; skipped")
+
+    def _stat_index(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.folder / INDEX)
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def _sync(self) -> None:
+        """Pick up what another process wrote to library.json since this one last read it."""
+        if self._stat_index() != self._index_stamp:
+            with self._lock, self._file_lock:
+                if self._stat_index() != self._index_stamp:
+                    self._load_index()
+
+    def _fresh(self) -> LibraryIndex:
+        """Under both locks: a copy of the index as it is on disk now, to change and commit."""
+        if self._stat_index() != self._index_stamp:
+            self._load_index()
+        index = self._index
+        return dataclasses.replace(
+            index,
+            entries=list(index.entries),
+            trash=list(index.trash),
+            seeded_templates=list(index.seeded_templates),
+            extra=dict(index.extra),
+        )
+
+    def _commit(self, index: LibraryIndex, what: str = "the library index") -> None:
+        """Under both locks: write `index` as library.json; it becomes the library's index only
+        once it is on disk (a failed write changes nothing). `what` names the user's change in
+        the error ("not enough space to save the spec of "Counter" in …")."""
+        data = json_bytes(index.to_json(), where=INDEX, escape_surrogates=True)
+        try:
+            write_bytes(self.folder / INDEX, data)
+        except OSError as exc:
+            raise write_failed(exc, what, self.folder) from None
+        self._index = index
+        self._index_stamp = self._stat_index()
 
     def list_entries(self) -> list[LibraryEntry]:
-        """The usable prototypes, in library order (newest first is the UI's choice)."""
+        """The usable prototypes, in library order (newest first is the UI's choice), with
+        those another process added since the last read."""
         with self._lock:
+            self._sync()
             return [
                 r
                 for r in self._index.entries
@@ -158,6 +227,7 @@ class Library:
 
     def get(self, entry_id: str) -> LibraryEntry:
         with self._lock:
+            self._sync()  # another process may have added, renamed or removed it
             entry = self._index.find(entry_id)
             if entry is None:
                 raise EntryNotFound(f"no prototype {entry_id!r} in the library")
@@ -204,6 +274,9 @@ class Library:
         name = _clean_name(name)
         if source not in SOURCES:
             raise LibraryError(f"unknown source {source!r}")
+        # Extra fields are kept exactly (a path's undecodable bytes as \udcXX escapes); only
+        # what JSON cannot hold at all (NaN, nesting too deep) is refused.
+        json_bytes(extra or {}, where=f"{name}: {INDEX}", escape_surrogates=True)
         spec = copy.deepcopy(check_spec(spec, name))
         try:
             checked = asset_rules.check_assets(assets or {})
@@ -217,14 +290,27 @@ class Library:
         with self._lock:
             entry = self.get(entry_id)
             spec = check_spec(spec, entry.name)
-            write_json(self.folder / entry_id / SPEC, spec)
-            return self._update(entry.with_changes(modified=now_iso()))
+            data = dumps(spec, where=f"{entry.name}: {SPEC}")
+            with self._file_lock:
+                index = self._fresh()
+                entry = self._find(index, entry_id)
+                changed = entry.with_changes(modified=now_iso())
+                index.put(changed)
+                what = f'the spec of "{entry.name}"'
+                self._replace_file(
+                    self.folder / entry_id / SPEC, data, what, lambda: self._commit(index, what)
+                )
+                return changed
 
     def rename(self, entry_id: str, name: str) -> LibraryEntry:
         name = _clean_name(name)
         with self._lock:
-            entry = self.get(entry_id)
-            return self._update(entry.with_changes(name=name, modified=now_iso()))
+            old = self.get(entry_id).name
+            return self._update(
+                entry_id,
+                lambda e: e.with_changes(name=name, modified=now_iso()),
+                f'the new name of "{old}"',
+            )
 
     def duplicate(self, entry_id: str, name: str | None = None) -> LibraryEntry:
         """A copy (spec, assets, thumbnail; not drafts) as a new entry, "<name> copy"."""
@@ -247,40 +333,44 @@ class Library:
 
     def delete(self, entry_id: str) -> LibraryEntry:
         """Move the prototype (and its drafts) to the trash; `restore` undoes it."""
-        with self._lock:
-            entry = self._index.find(entry_id)  # a broken entry can be deleted too
+        with self._lock, self._file_lock:
+            index = self._fresh()
+            entry = index.find(entry_id)  # a broken entry can be deleted too
             if entry is None:
                 raise EntryNotFound(f"no prototype {entry_id!r} in the library")
-            self._index.remove(entry_id)
+            index.remove(entry_id)
             trashed = entry.with_changes(deleted=now_iso())
-            self._index.trash.append(trashed)
-            self._write_index()
+            index.trash.append(trashed)
+            self._commit(index)
             self._broken.pop(entry_id, None)
             self._move_files(entry_id, self.folder, self.trash_folder)
             return trashed
 
     def restore(self, entry_id: str) -> LibraryEntry:
         """Bring a deleted prototype back from the trash."""
-        with self._lock:
-            trashed = self._index.find_trashed(entry_id)
+        with self._lock, self._file_lock:
+            index = self._fresh()
+            trashed = index.find_trashed(entry_id)
             if trashed is None:
                 raise EntryNotFound(f"no prototype {entry_id!r} in the trash")
-            self._index.remove_trashed(entry_id)
+            index.remove_trashed(entry_id)
             entry = trashed.with_changes(deleted=None)
-            self._index.entries.append(entry)
-            self._write_index()
+            index.entries.append(entry)
+            self._commit(index)
             self._move_files(entry_id, self.trash_folder, self.folder)
             reason = self._check_entry(entry_id)
+            self._checked.add(entry_id)
             if reason:
                 self._broken[entry_id] = reason
             return entry
 
     def purge(self, entry_id: str) -> None:
         """Delete a trashed prototype for good."""
-        with self._lock:
-            if self._index.remove_trashed(entry_id) is None:
+        with self._lock, self._file_lock:
+            index = self._fresh()
+            if index.remove_trashed(entry_id) is None:
                 raise EntryNotFound(f"no prototype {entry_id!r} in the trash")
-            self._write_index()
+            self._commit(index)
             remove_tree(self.trash_folder / entry_id)
             remove_tree(self.trash_folder / f"{entry_id}{DRAFT_SUFFIX}")
 
@@ -292,10 +382,17 @@ class Library:
             raise LibraryError(f"{entry_id}: thumbnail of {len(png)} bytes is too large")
         with self._lock:
             entry = self.get(entry_id)
-            write_bytes(self.folder / entry_id / THUMBNAIL, png)
+            what = f'the thumbnail of "{entry.name}"'
+            path = self.folder / entry_id / THUMBNAIL
             if entry.thumbnail == THUMBNAIL:
+                self._replace_file(path, png, what, lambda: None)
                 return entry
-            return self._update(entry.with_changes(thumbnail=THUMBNAIL))
+            with self._file_lock:
+                index = self._fresh()
+                changed = self._find(index, entry_id).with_changes(thumbnail=THUMBNAIL)
+                index.put(changed)
+                self._replace_file(path, png, what, lambda: self._commit(index, what))
+                return changed
 
     # ------------------------------------------------------------------ drafts and revisions
 
@@ -334,7 +431,11 @@ class Library:
             doc: JSON = {"format": DRAFT_FORMAT}
             doc.update(self._draft_extra.get(entry_id, {}))
             doc.update(id=entry_id, log=revisions.to_json())
-            write_bytes(self.draft_path(entry_id), dumps(doc, compact=True))
+            data = dumps(doc, compact=True, where=f"{entry.name}: {self.draft_path(entry_id).name}")
+            try:
+                write_bytes(self.draft_path(entry_id), data)
+            except OSError as exc:
+                raise write_failed(exc, f'the drafts of "{entry.name}"', self.folder) from None
 
     def discard_revisions(self, entry_id: str) -> None:
         with self._lock:
@@ -357,6 +458,7 @@ class Library:
         except OSError as exc:
             raise LibraryError(f"{path.name}: cannot read ({exc.strerror or exc})") from None
         spec = parse_spec(data, path.name)
+        check_storable(spec, path.name)
         check_spec(spec, path.name)
         # Opening the same, unchanged file again (a recent file, a second drop) opens the entry
         # it made before instead of adding a copy each time.
@@ -372,15 +474,21 @@ class Library:
     def import_spec_text(self, text: str, name: str | None = None) -> LibraryEntry:
         """Import pasted spec text (source "paste"), named after the spec's id unless given."""
         spec = parse_spec(text, "pasted text")
+        check_storable(spec, "pasted text")
         check_spec(spec, "pasted text")
         return self.create(name or _auto_name(spec.get("id"), "Pasted prototype"), spec, "paste")
 
     def import_bundle(self, path: Path | str) -> LibraryEntry:
         """Import a `.protobundle` (source "share"); every check passes before anything is
         written (the prototype is assembled in a temp folder and renamed into place)."""
-        bundle = read_bundle(Path(path))
+        path = Path(path)
+        bundle = read_bundle(path)
+        try:
+            name = _clean_name(bundle.name)
+        except LibraryError as exc:
+            raise LibraryError(f"{path.name}: manifest.json name: {exc}") from None
         with self._lock:
-            return self._create(_clean_name(bundle.name), bundle.spec, "share", bundle.assets, {})
+            return self._create(name, bundle.spec, "share", bundle.assets, {})
 
     def export_bundle(self, entry_id: str, path: Path | str) -> None:
         """Write the canonical bundle (spec, assets, manifest; never drafts or history)."""
@@ -394,7 +502,8 @@ class Library:
         """First launch: add each shipped template once (source "template"). A template the user
         deleted is not added again (library.json remembers which were seeded)."""
         added: list[LibraryEntry] = []
-        with self._lock:
+        with self._lock, self._file_lock:  # another process seeding at once adds each once
+            self._fresh()
             for template in list_templates():
                 if template.id in self._index.seeded_templates:
                     continue
@@ -418,15 +527,24 @@ class Library:
     # ------------------------------------------------------------------ internals
 
     def _problem(self, message: str) -> None:
+        if message in self._problems:  # the index is re-read after another process's write
+            return
         log.warning("library: %s", message)
         self._problems.append(message)
 
-    def _new_id(self) -> str:
-        taken = self._index.ids()
+    def _new_id(self, index: LibraryIndex) -> str:
+        taken = index.ids()
         while True:
             entry_id = secrets.token_hex(6)
             if entry_id not in taken and not (self.folder / entry_id).exists():
                 return entry_id
+
+    @staticmethod
+    def _find(index: LibraryIndex, entry_id: str) -> LibraryEntry:
+        entry = index.find(entry_id)
+        if entry is None:  # removed by another process since this one read the index
+            raise EntryNotFound(f"no prototype {entry_id!r} in the library")
+        return entry
 
     def _create(
         self,
@@ -439,65 +557,91 @@ class Library:
         thumbnail: bytes | None = None,
         seeded_template: str | None = None,
     ) -> LibraryEntry:
-        entry_id = self._new_id()
-        final = self.folder / entry_id
-        staging = temp_name(final)
-        try:
-            staging.mkdir()
-            _write_synced(staging / SPEC, dumps(spec))
-            if assets:
-                (staging / ASSETS).mkdir()
-                for asset in assets.values():
-                    _write_synced(staging / ASSETS / asset.file_name, asset.data)
-                fsync_dir(staging / ASSETS)
-            if thumbnail is not None:
-                _write_synced(staging / THUMBNAIL, thumbnail)
-            fsync_dir(staging)
-            move(staging, final)
-        except OSError as exc:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise LibraryError(
-                f"{name}: cannot write the library ({exc.strerror or exc})"
-            ) from None
-        stamp = now_iso()
-        entry = LibraryEntry(
-            id=entry_id,
-            name=name,
-            source=source,
-            created=stamp,
-            modified=stamp,
-            thumbnail=THUMBNAIL if thumbnail is not None else None,
-            extra=dict(extra),
-        )
-        self._index.entries.append(entry)
-        if seeded_template is not None:
-            self._index.seeded_templates.append(seeded_template)
-        try:
-            self._write_index()
-        except BaseException:
-            self._index.remove(entry_id)
+        spec_bytes = dumps(spec, where=f"{name}: {SPEC}")  # before anything is written
+        with self._file_lock:
+            index = self._fresh()
+            entry_id = self._new_id(index)
+            final = self.folder / entry_id
+            staging = temp_name(final)
+            try:
+                staging.mkdir()
+                _write_synced(staging / SPEC, spec_bytes)
+                if assets:
+                    (staging / ASSETS).mkdir()
+                    for asset in assets.values():
+                        _write_synced(staging / ASSETS / asset.file_name, asset.data)
+                    fsync_dir(staging / ASSETS)
+                if thumbnail is not None:
+                    _write_synced(staging / THUMBNAIL, thumbnail)
+                fsync_dir(staging)
+                move(staging, final)
+            except OSError as exc:
+                shutil.rmtree(staging, ignore_errors=True)
+                raise write_failed(exc, f'the new prototype "{name}"', self.folder) from None
+            stamp = now_iso()
+            entry = LibraryEntry(
+                id=entry_id,
+                name=name,
+                source=source,
+                created=stamp,
+                modified=stamp,
+                thumbnail=THUMBNAIL if thumbnail is not None else None,
+                extra=dict(extra),
+            )
+            index.entries.append(entry)
             if seeded_template is not None:
-                self._index.seeded_templates.remove(seeded_template)
-            remove_tree(final)
-            raise
-        return entry
+                index.seeded_templates.append(seeded_template)
+            try:
+                self._commit(index, f'the new prototype "{name}"')
+            except BaseException:
+                remove_tree(final)
+                raise
+            self._checked.add(entry_id)
+            return entry
 
-    def _update(self, entry: LibraryEntry) -> LibraryEntry:
-        previous = self._index.find(entry.id)
-        self._index.put(entry)
-        try:
-            self._write_index()
-        except BaseException:
-            if previous is not None:
-                self._index.put(previous)
-            raise
-        return entry
+    def _update(
+        self, entry_id: str, change: Callable[[LibraryEntry], LibraryEntry], what: str
+    ) -> LibraryEntry:
+        """Change one index record (as it is on disk now) and write the index."""
+        with self._file_lock:
+            index = self._fresh()
+            entry = change(self._find(index, entry_id))
+            index.put(entry)
+            self._commit(index, what)
+            return entry
 
-    def _write_index(self) -> None:
+    def _replace_file(self, path: Path, data: bytes, what: str, commit: Callable[[], None]) -> None:
+        """Replace `path` with `data` atomically, then run `commit` (the index write); if that
+        fails the old file is put back, so a failed save changes nothing. The old file is kept
+        as a hard link meanwhile (no copy, no space needed to restore it)."""
+        link = temp_name(path)
+        backup: Path | None = link
         try:
-            write_json(self.folder / INDEX, self._index.to_json())
+            os.link(path, link)
+        except FileNotFoundError:
+            backup = None
         except OSError as exc:
-            raise LibraryError(f"{INDEX}: cannot write ({exc.strerror or exc})") from None
+            if exc.errno in _NO_LINKS:
+                backup = None  # a file system without hard links: no rollback of the file
+            else:
+                raise write_failed(exc, what, self.folder) from None
+        try:
+            try:
+                write_bytes(path, data)
+            except OSError as exc:
+                raise write_failed(exc, what, self.folder) from None
+            try:
+                commit()
+            except BaseException:
+                if backup is not None:
+                    os.replace(backup, path)
+                    backup = None
+                else:
+                    path.unlink(missing_ok=True)
+                raise
+        finally:
+            if backup is not None:
+                backup.unlink(missing_ok=True)
 
     def _read_index(self) -> LibraryIndex:
         path = self.folder / INDEX
@@ -620,6 +764,10 @@ class Library:
             candidate = f"{name} copy {n}"
             n += 1
         return candidate[:MAX_NAME_CHARS]
+
+
+#: errno values for "this file system has no hard links" (FAT, some network shares).
+_NO_LINKS = frozenset({errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV})
 
 
 def _write_synced(path: Path, data: bytes) -> None:

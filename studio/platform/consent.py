@@ -3,8 +3,16 @@
 Approval is data. `ConsentBroker.request` parks a `PendingConsent` and awaits a future; only the
 holder of the `ConsentAnswerer` (handed out once, to the host UI, by `connect_ui`) can resolve
 it. The agent, the spec and a tool result have no path to the answerer, so nothing they say can
-approve a call. The broker reads nothing from a spec but the call and its resolved arguments;
-"Always for this prototype" grants live in a JSON file (atomic writes) and are revocable.
+approve a call. The broker reads nothing from a spec but the call and its resolved arguments.
+
+What the question shows comes from the registry, never from the spec: the plain sentence of
+what the call will do (`PlatformCall.consent`), the argument labels, and which arguments are
+secrets (masked until revealed). Every value is shown whole (the dialog scrolls), with invisible
+and direction-changing characters escaped (`\\u202e`), so what is approved is what runs.
+
+"Always allow" and "Always deny" answers for a prototype live in a JSON file (atomic writes)
+and are revocable; denials are kept apart from grants, so an older build that reads the file
+never takes a denial for a grant.
 """
 
 from __future__ import annotations
@@ -19,8 +27,9 @@ import os
 import re
 import tempfile
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,24 +39,36 @@ from studio.platform.paths import consent_grants_path
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 300.0
-MAX_SHOWN = 240
-_SECRET_NAME = re.compile(r"pass(word)?|secret|token|api[_-]?key|pin|otp|credential", re.I)
+#: Characters shown as an escape rather than drawn: controls, format characters (bidi
+#: overrides and isolates, zero-width joiners, BOM), line/paragraph separators, unassigned,
+#: private-use and surrogate code points. Newline and tab stay what they are.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_KEPT = frozenset("\n\t")
+#: A fast pre-check: text of printable ASCII and Latin letters needs no escaping.
+_MAY_HIDE = re.compile(r"[^\x20-\x7e\u00a0-\u02ff\n]")
 
 
 class ConsentDecision(enum.Enum):
     ALLOW_ONCE = "allow_once"
     ALWAYS = "always"
     DENY = "deny"
+    ALWAYS_DENY = "always_deny"
 
     @property
     def allowed(self) -> bool:
-        return self is not ConsentDecision.DENY
+        return self in (ConsentDecision.ALLOW_ONCE, ConsentDecision.ALWAYS)
+
+    @property
+    def remembered(self) -> bool:
+        """An answer kept for the prototype (until revoked in the permissions window)."""
+        return self in (ConsentDecision.ALWAYS, ConsentDecision.ALWAYS_DENY)
 
 
 @dataclass(frozen=True)
 class ConsentRequest:
     """What the user is asked about. `prototype_id` is the host's id of the open prototype;
-    `sensitive` / `side_effect` come from the registry, never from the spec."""
+    `sensitive` / `side_effect`, `what` (the plain sentence), `secret_args` and `labels` (the
+    arguments' descriptions) come from the registry, never from the spec."""
 
     prototype_id: str
     module: str
@@ -55,6 +76,32 @@ class ConsentRequest:
     resolved_args: Mapping[str, Any]
     sensitive: bool
     side_effect: bool
+    what: str = ""
+    secret_args: frozenset[str] = frozenset()
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def sentence(self) -> str:
+        """What will happen, in plain words: "This prototype will put this text on your
+        clipboard." (from the registry; a generic line for a call that says nothing)."""
+        what = self.what.strip().rstrip(".") or f"wants to run {self.call}"
+        return f"This prototype {what}."
+
+
+@dataclass(frozen=True)
+class ShownArg:
+    """One argument as the consent dialog shows it: `text` is the whole value (JSON for what is
+    not a string) with hidden characters escaped; `secret` ones start masked (`masked`)."""
+
+    name: str
+    label: str
+    text: str
+    secret: bool
+    length: int
+    escaped: int
+
+    @property
+    def masked(self) -> str:
+        return f"•••••• (hidden, {self.length} characters)"
 
 
 @dataclass(frozen=True)
@@ -64,35 +111,53 @@ class PendingConsent:
     id: str
     request: ConsentRequest
 
-    def shown_args(self) -> list[tuple[str, str]]:
+    def shown_args(self) -> list[ShownArg]:
         return display_args(self.request)
 
 
 @dataclass(frozen=True)
 class Grant:
+    """A remembered answer for one call of one prototype: "Always allow" (`allowed`) or
+    "Always deny"."""
+
     prototype_id: str
     call: str
     granted_at: float
+    allowed: bool = True
 
 
-def display_args(request: ConsentRequest) -> list[tuple[str, str]]:
-    """The resolved arguments as the dialog shows them: secret-looking names, and every text
-    of a call marked `sensitive: true`, are masked; long values are shortened."""
-    masked_all = request.resolved_args.get("sensitive") is True
-    rows: list[tuple[str, str]] = []
+def visible_text(text: str) -> tuple[str, int]:
+    """`text` with every character that draws as nothing or turns what follows around (U+202E)
+    shown as its escape (`\\u202e`), and how many were escaped."""
+    if not _MAY_HIDE.search(text):
+        return text, 0
+    out: list[str] = []
+    escaped = 0
+    for char in text:
+        if char not in _KEPT and unicodedata.category(char) in _HIDDEN_CATEGORIES:
+            code = ord(char)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+            escaped += 1
+        else:
+            out.append(char)
+    return "".join(out), escaped
+
+
+def display_args(request: ConsentRequest) -> list[ShownArg]:
+    """The resolved arguments as the dialog shows them, in order: whole, escaped, and masked
+    only where the registry marks an argument secret (the spec has no say)."""
+    rows: list[ShownArg] = []
     for name, value in request.resolved_args.items():
-        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        if _SECRET_NAME.search(name) or (masked_all and isinstance(value, str)):
-            text = f"•••••• (hidden, {len(value) if isinstance(value, str) else '?'} characters)"
-        elif len(text) > MAX_SHOWN:
-            text = text[: MAX_SHOWN - 1] + f"… ({len(text)} characters)"
-        rows.append((name, text))
+        raw = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        text, escaped = visible_text(raw)
+        label = str(request.labels.get(name) or name)
+        rows.append(ShownArg(name, label, text, name in request.secret_args, len(raw), escaped))
     return rows
 
 
 class GrantStore:
-    """ "Always for this prototype" answers, in a JSON file. A missing or unreadable file means
-    no grants (fail closed)."""
+    """Remembered answers ("Always allow", "Always deny"), in a JSON file. A missing or
+    unreadable file means none (fail closed: every call asks)."""
 
     def __init__(self, path: Path | None = None):
         self.path = path or consent_grants_path()
@@ -111,28 +176,30 @@ class GrantStore:
     def _read(self) -> dict[tuple[str, str], Grant]:
         try:
             raw = json.loads(self.path.read_text(encoding="utf-8"))
-            entries = raw["grants"]
-            grants = {
-                (str(e["prototype"]), str(e["call"])): Grant(
-                    str(e["prototype"]), str(e["call"]), float(e["granted"])
-                )
-                for e in entries
-            }
+            grants: dict[tuple[str, str], Grant] = {}
+            for key, allowed in (("grants", True), ("denials", False)):
+                for e in raw.get(key, []) if key == "denials" else raw[key]:
+                    grant = Grant(str(e["prototype"]), str(e["call"]), float(e["granted"]), allowed)
+                    # A call both granted and denied (a hand-edited file): the denial wins.
+                    if allowed and (grant.prototype_id, grant.call) in grants:
+                        continue
+                    grants[(grant.prototype_id, grant.call)] = grant
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("%s: unreadable consent grants, treated as none (%s)", self.path, exc)
             return {}
         return grants
 
     def _write(self, grants: list[Grant]) -> None:
-        payload = {
-            "version": 1,
-            "grants": [
+        def entries(allowed: bool) -> list[dict[str, Any]]:
+            return [
                 {"prototype": g.prototype_id, "call": g.call, "granted": g.granted_at}
                 for g in grants
-            ],
-        }
+                if g.allowed is allowed
+            ]
+
+        payload = {"version": 1, "grants": entries(True), "denials": entries(False)}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".consent.", suffix=".tmp")
         try:
@@ -150,19 +217,32 @@ class GrantStore:
         assert self._grants is not None
         await off_loop(self._write, list(self._grants.values()))
 
-    async def has(self, prototype_id: str, call: str) -> bool:
+    async def lookup(self, prototype_id: str, call: str) -> Grant | None:
+        """The remembered answer for this call of this prototype, if any."""
         await self.load()
         assert self._grants is not None
-        return (prototype_id, call) in self._grants
+        return self._grants.get((prototype_id, call))
 
-    async def grant(self, prototype_id: str, call: str) -> None:
+    async def has(self, prototype_id: str, call: str) -> bool:
+        """Whether the call is always allowed for the prototype."""
+        found = await self.lookup(prototype_id, call)
+        return found is not None and found.allowed
+
+    async def remember(self, prototype_id: str, call: str, *, allowed: bool) -> None:
         await self.load()
         assert self._grants is not None
-        self._grants[(prototype_id, call)] = Grant(prototype_id, call, time.time())
+        self._grants[(prototype_id, call)] = Grant(prototype_id, call, time.time(), allowed)
         await self._save()
 
+    async def grant(self, prototype_id: str, call: str) -> None:
+        await self.remember(prototype_id, call, allowed=True)
+
+    async def deny(self, prototype_id: str, call: str) -> None:
+        await self.remember(prototype_id, call, allowed=False)
+
     async def revoke(self, prototype_id: str, call: str | None = None) -> int:
-        """Forget a grant (or every grant of the prototype when `call` is None); how many."""
+        """Forget a remembered answer (or every one of the prototype when `call` is None): the
+        next call asks again. Returns how many."""
         await self.load()
         assert self._grants is not None
         gone = [k for k in self._grants if k[0] == prototype_id and call in (None, k[1])]
@@ -246,8 +326,9 @@ class ConsentBroker:
     async def request(self, request: ConsentRequest) -> ConsentDecision:
         """The user's decision for `request`: a stored "always" grant, or the UI's answer.
         No UI connected, a timeout, or a UI closed without answering: DENY."""
-        if await self._store.has(request.prototype_id, request.call):
-            return ConsentDecision.ALWAYS
+        remembered = await self._store.lookup(request.prototype_id, request.call)
+        if remembered is not None:
+            return ConsentDecision.ALWAYS if remembered.allowed else ConsentDecision.ALWAYS_DENY
         if self._present is None:
             log.info("%s denied: no consent UI connected", request.call)
             return ConsentDecision.DENY
@@ -265,11 +346,13 @@ class ConsentBroker:
             self._waiting.pop(pending.id, None)
             if not answered and self._withdraw is not None:
                 self._withdraw(pending.id)  # timed out or cancelled: close its dialog
-        if decision is ConsentDecision.ALWAYS:
+        if decision.remembered:
             try:
-                await self._store.grant(request.prototype_id, request.call)
-            except OSError as exc:  # the call is still allowed this once
-                log.warning("%s: cannot remember the grant (%s)", self._store.path, exc)
+                await self._store.remember(
+                    request.prototype_id, request.call, allowed=decision.allowed
+                )
+            except OSError as exc:  # the answer still holds this once
+                log.warning("%s: cannot remember the answer (%s)", self._store.path, exc)
         return decision
 
     async def revoke(self, prototype_id: str, call: str | None = None) -> int:

@@ -1,13 +1,19 @@
 """The host side of a `platform` action: check, ask consent, run, and hand the result back.
 
 `PlatformHost.handle(request)` takes a runtime `PlatformRequest` and returns `(status, result)`
-for `Runtime.resolve_platform`: `("ok", result)`, `("denied", None)` or `("error", message)`
-with a one-line message. A denied call runs nothing.
+for `Runtime.resolve_platform`: `("ok", result)`, `("denied", None)`, `("cancelled", None)` (the
+user cancelled midway, e.g. closed the share picker) or `("error", message)` with a one-line
+message. A denied call runs nothing. The consent question is built from the registry (what the
+call will do, argument labels, secret arguments), never from the spec.
+
+While a consent question is open the prototype is paused: one question at a time (a second
+call queues behind it), no other call starts or writes its result, and event sources hold their
+next event until the answer (`paused`).
 
 Events go the other way: `emit_event(runtime, "test.tick", payload)` checks the payload against
 the event's schema and pushes it with `Runtime.platform_event`; `start_events(runtime)` runs the
-event sources of the modules the spec requires (e.g. `test.tick` every N ms) as kept tasks
-that `stop_events` and `aclose` cancel.
+event sources of the modules the spec requires (e.g. `test.tick` every N ms). Every task the
+host starts is kept by a `studio.concurrency.TaskOwner`; `stop_events` and `aclose` cancel them.
 """
 
 from __future__ import annotations
@@ -20,14 +26,26 @@ from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Any, Literal, Protocol
 
+from studio.concurrency import TaskOwner
 from studio.platform.consent import ConsentBroker, ConsentRequest
-from studio.platform.module import JSON, CallContext, EventSource, PlatformError, Sleep
+from studio.platform.module import (
+    JSON,
+    CallContext,
+    EventSource,
+    PlatformCall,
+    PlatformCancelled,
+    PlatformError,
+    Sleep,
+)
 from studio.platform.registry import PlatformRegistry, unknown_call_message
 
 log = logging.getLogger(__name__)
 
-Status = Literal["ok", "denied", "error"]
+Status = Literal["ok", "denied", "cancelled", "error"]
 MAX_AUDIT = 256
+#: Events a source that does not wait between them may raise while the prototype is paused
+#: (the oldest go first when more come).
+MAX_HELD_EVENTS = 64
 
 
 class PlatformRequestLike(Protocol):
@@ -82,10 +100,32 @@ class PlatformHost:
         self.max_timeout = max_timeout
         #: What ran: call, status, message, and module metadata (op, bytes); never args or results.
         self.audit: collections.deque[dict[str, Any]] = collections.deque(maxlen=MAX_AUDIT)
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._owner = TaskOwner(f"platform host {prototype_id}")
         #: `sleep` for event sources (a test injects a fake clock: no real waiting).
         self._sleep = sleep
-        self._event_tasks: dict[str, asyncio.Task[None]] = {}
+        self._event_tasks: dict[str, asyncio.Task[None | None]] = {}
+        #: Set while the prototype runs; cleared while a consent question is open.
+        self._running = asyncio.Event()
+        self._running.set()
+        self._asking = asyncio.Lock()
+        self._held: collections.deque[tuple[EventRuntimeLike, str, Any]] = collections.deque(
+            maxlen=MAX_HELD_EVENTS
+        )
+
+    @property
+    def paused(self) -> bool:
+        """True while a consent question of this prototype is open."""
+        return not self._running.is_set()
+
+    async def _until_running(self) -> None:
+        await self._running.wait()
+
+    def _resume(self) -> None:
+        self._running.set()
+        held, self._held = list(self._held), collections.deque(maxlen=MAX_HELD_EVENTS)
+        for runtime, key, payload in held:  # in the order they were raised
+            if runtime.active:
+                self.emit_event(runtime, key, payload)
 
     async def handle(self, request: PlatformRequestLike) -> tuple[Status, Any]:
         call = str(request.call)
@@ -94,6 +134,8 @@ class PlatformHost:
         result: Any
         try:
             status, result = await self._handle(call, request.args, context)
+        except PlatformCancelled:
+            status, result = "cancelled", None
         except PlatformError as exc:
             status, result = "error", _one_line(str(exc))
         except Exception as exc:  # a module bug: the prototype sees a clean error
@@ -114,17 +156,16 @@ class PlatformHost:
             raise PlatformError(unknown_call_message(self.registry, call))
         module, spec = found
         checked = self.registry.check_args(call, dict(args))
+        await self._until_running()  # queued behind an open question
         if spec.sensitive or spec.side_effect:
-            decision = await self.broker.request(
-                ConsentRequest(
-                    prototype_id=self.prototype_id,
-                    module=module.name,
-                    call=call,
-                    resolved_args=checked,
-                    sensitive=spec.sensitive,
-                    side_effect=spec.side_effect,
-                )
-            )
+            request = _consent_request(self.prototype_id, module.name, call, spec, checked)
+            async with self._asking:  # one question at a time; the prototype waits meanwhile
+                await self._until_running()
+                self._running.clear()
+                try:
+                    decision = await self.broker.request(request)
+                finally:
+                    self._resume()
             if not decision.allowed:
                 return "denied", None
             context.approved_call = call
@@ -138,22 +179,21 @@ class PlatformHost:
         return "ok", result
 
     async def run(self, runtime: RuntimeLike, request: PlatformRequestLike) -> None:
-        """Handle `request` and write the outcome into `runtime`."""
+        """Handle `request` and write the outcome into `runtime` (never while paused: a call
+        that finished during another's question writes after the answer)."""
         status, result = await self.handle(request)
+        await self._until_running()
         runtime.resolve_platform(request, status, result)
 
     def dispatch(self, runtime: RuntimeLike, requests: Iterable[PlatformRequestLike]) -> None:
         """Start `run` for each request (what `Runtime.run_actions` returned); tasks are kept
         and cancelled by `aclose`."""
         for request in requests:
-            task = asyncio.get_running_loop().create_task(self.run(runtime, request))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._owner.spawn(self.run(runtime, request), label=str(request.call))
 
     async def drain(self) -> None:
         """Wait for every dispatched call to finish."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._owner.idle()
 
     # -- module events ------------------------------------------------------------------------
     def emit_event(self, runtime: EventRuntimeLike, event: str, payload: Any = None) -> None:
@@ -182,8 +222,8 @@ class PlatformHost:
                 key = f"{module_name}.{event.name}"
                 if event.source is None or key in self._event_tasks:
                     continue
-                task = asyncio.get_running_loop().create_task(
-                    self._run_source(runtime, key, event.source)
+                task = self._owner.spawn(
+                    self._run_source(runtime, key, event.source), label=key, track=False
                 )
                 self._event_tasks[key] = task
                 task.add_done_callback(partial(self._source_done, key))
@@ -194,10 +234,18 @@ class PlatformHost:
         def emit(payload: JSON) -> None:
             if not runtime.active:
                 raise _Closed
+            if self.paused:  # held until the question is answered
+                self.registry.check_event(key, payload)
+                self._held.append((runtime, key, payload))
+                return
             self.emit_event(runtime, key, payload)
 
+        async def sleep(seconds: float) -> None:
+            await self._sleep(seconds)
+            await self._until_running()  # a paused prototype's clock stops
+
         try:
-            await source(emit, self._sleep)
+            await source(emit, sleep)
         except _Closed:
             pass
         except Exception as exc:  # a module bug ends its source, never the app
@@ -212,7 +260,7 @@ class PlatformHost:
                 }
             )
 
-    def _source_done(self, key: str, task: asyncio.Task[None]) -> None:
+    def _source_done(self, key: str, task: asyncio.Task[None | None]) -> None:
         if self._event_tasks.get(key) is task:
             del self._event_tasks[key]
 
@@ -226,11 +274,32 @@ class PlatformHost:
 
     async def aclose(self) -> None:
         """Cancel every call still running and every event source (the prototype was closed)."""
-        tasks = [*self._tasks, *self._event_tasks.values()]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._owner.aclose()
         self._event_tasks.clear()
+        self._held.clear()
+
+
+def _consent_request(
+    prototype_id: str, module: str, call: str, spec: PlatformCall, args: JSON
+) -> ConsentRequest:
+    """The question for `call`: everything in it but the resolved values is the registry's."""
+    properties = spec.args.get("properties", {})
+    labels = {
+        name: str(schema.get("description") or name)
+        for name, schema in properties.items()
+        if isinstance(schema, Mapping)
+    }
+    return ConsentRequest(
+        prototype_id=prototype_id,
+        module=module,
+        call=call,
+        resolved_args=args,
+        sensitive=spec.sensitive,
+        side_effect=spec.side_effect,
+        what=spec.consent,
+        secret_args=frozenset(spec.secret_args),
+        labels=labels,
+    )
 
 
 def _required_modules(spec: Mapping[str, Any]) -> list[str]:

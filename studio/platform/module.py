@@ -16,6 +16,11 @@ class PlatformError(Exception):
     """A call failed in a way the user should read: one line, naming the call and the cause."""
 
 
+class PlatformCancelled(PlatformError):
+    """The user cancelled the call midway (e.g. closed the share file picker): the host answers
+    `cancelled`, and nothing happened."""
+
+
 @dataclass
 class CallContext:
     """What a call may know about who runs it. `prototype_id` is the host's id of the open
@@ -56,6 +61,12 @@ class PlatformCall:
     side_effect: bool = False
     #: Seconds the host lets the call run (longer for calls that wait on the user, e.g. a picker).
     timeout: float = 10.0
+    #: What the call will do, in plain words, as the consent dialog says it after "This
+    #: prototype" (e.g. "will put this text on your clipboard"). Required for calls that ask.
+    consent: str = ""
+    #: Arguments whose values are secrets (a PIN, a token): the consent dialog masks them until
+    #: the user reveals them. Only the module says so, never the spec.
+    secret_args: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

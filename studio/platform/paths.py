@@ -19,5 +19,5 @@ def config_dir() -> Path:
 
 
 def consent_grants_path() -> Path:
-    """The JSON file of "Always for this prototype" grants."""
+    """The JSON file of remembered "Always allow" and "Always deny" answers."""
     return config_dir() / "platform-consent.json"

@@ -47,6 +47,16 @@ class PlatformRegistry:
                 or call.args.get("additionalProperties") is not False
             ):
                 raise ValueError(f"{module.name}.{call.name}: args must be a strict object schema")
+            if (call.sensitive or call.side_effect) and not call.consent.strip():
+                raise ValueError(
+                    f"{module.name}.{call.name}: a call that asks for consent says what it "
+                    "will do (PlatformCall.consent)"
+                )
+            unknown = set(call.secret_args) - set(call.args.get("properties", {}))
+            if unknown:
+                raise ValueError(
+                    f"{module.name}.{call.name}: secret_args {sorted(unknown)} are not arguments"
+                )
             self._validators[f"{module.name}.{call.name}"] = (
                 Draft202012Validator(call.args),
                 Draft202012Validator(call.result),

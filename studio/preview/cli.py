@@ -43,9 +43,16 @@ def load_render_spec(path: Path) -> dict[str, Any]:
         spec = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: $: Invalid JSON ({exc.msg} at line {exc.lineno})") from exc
+    except RecursionError:
+        raise ValueError(f"{path}: $: Invalid JSON (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
+        raise ValueError(f"{path}: $: Invalid JSON ({' '.join(str(exc).split())})") from None
     from studio.spec import SpecError, expand, validate
 
-    result = validate(text)
+    try:
+        result = validate(text)
+    except RecursionError:
+        raise ValueError(f"{path}: $: nested too deeply") from None
     if not result.ok:
         raise ValueError(f"{path}: {result.path}: {result.message}")
     try:
@@ -69,6 +76,13 @@ def run_render(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"render: {exc}", file=sys.stderr)
         return 1
+    from studio.preview.files import OutputRefused, check_output
+
+    try:  # refused before the render, checked again when the file is replaced
+        check_output(args.out, [args.file])
+    except OutputRefused as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 2
     assets = args.assets if args.assets is not None else args.file.parent / "assets"
     from studio.preview.xvfb import xvfb_available
 
@@ -82,6 +96,7 @@ def run_render(args: argparse.Namespace) -> int:
 
 def _child_args(spec_file: Path, args: argparse.Namespace, assets: Path) -> list[str]:
     out = [sys.executable, "-m", "studio.preview.render", str(spec_file), str(args.out)]
+    out += ["--input", str(args.file)]  # never written over, even if the path changes meanwhile
     out += ["--theme", args.theme, "--width", str(args.width), "--height", str(args.height)]
     if assets.is_dir():
         out += ["--assets", str(assets)]
@@ -105,8 +120,9 @@ def _render_here(spec: dict[str, Any], args: argparse.Namespace, assets: Path) -
             width=args.width,
             height=args.height,
             asset_dir=assets if assets.is_dir() else None,
+            inputs=[args.file],
         )
-    except (SceneError, OSError) as exc:
+    except (SceneError, OSError, ValueError) as exc:
         print(f"render: {args.file}: {exc}", file=sys.stderr)
         return 1
     del app

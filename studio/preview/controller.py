@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -21,12 +22,32 @@ from studio.preview.nodes import (
     same_shape,
 )
 from studio.preview.palette import Palette
-from studio.preview.scheme import Scheme, build_scheme
+from studio.preview.scheme import Scheme, build_scheme, resolve_mode
 from studio.preview.styles import children_fill, resolve_style
 from studio.runtime import Runtime, StateWriteError
 from studio.spec.address import addresses as spec_addresses
 
 AssetResolver = Callable[[str], "str | Path | None"]
+log = logging.getLogger(__name__)
+
+
+def appearance_source(spec: Mapping[str, Any]) -> str:
+    """What decided a spec's light or dark, in AutoMobile's wire names (PrototypeAppearance.kt
+    `prototypeResolveAppearance`): an explicit `theme.mode`, the luminance of a flat
+    background/surface role, an authored background (the mode is the same whatever the device
+    says), else the device setting ("system", also for `mode: "system"`)."""
+    theme = spec.get("theme") if isinstance(spec.get("theme"), Mapping) else {}
+    mode = theme.get("mode")
+    if mode in ("light", "dark"):
+        return "explicit"
+    if mode == "system":
+        return "system"
+    colors = theme.get("colors") if isinstance(theme.get("colors"), Mapping) else {}
+    if any(isinstance(colors.get(role), str) for role in ("background", "surface")):
+        return "roleLuminance"
+    if resolve_mode(spec, "light") == resolve_mode(spec, "dark"):
+        return "authoredBackground"
+    return "system"
 
 
 class PreviewController(QObject):
@@ -41,6 +62,7 @@ class PreviewController(QObject):
     nodeClicked = Signal(str)
     platformRequested = Signal(object)
     runtimeEvent = Signal(object)
+    runtimeRefused = Signal(object)
 
     def __init__(
         self,
@@ -61,6 +83,7 @@ class PreviewController(QObject):
         self._selected = ""
         self._highlighted: list[str] = []
         self._device = (412.0, 915.0)
+        self._clock24 = False
         self._by_key: dict[str, set[NodeObject]] = defaultdict(set)
         self._by_address: dict[str, list[NodeObject]] = defaultdict(list)
         self._fonts: dict[str, str] = {}
@@ -258,6 +281,10 @@ class PreviewController(QObject):
     def _on_change(self, change: Any) -> None:
         if self._replacing:  # apply_change works out what the re-show changed itself
             return
+        if change.refusal is not None:
+            # No event on the phone (RT `plannedWrites`), so a studio-only notice and log line.
+            log.info("preview: refused write: %s", change.refusal.message)
+            self.runtimeRefused.emit(change.refusal)
         self._flush_events()
         if change.spec or change.data:
             self._bump_all()
@@ -281,11 +308,27 @@ class PreviewController(QObject):
     def set_asset_resolver(self, resolver: AssetResolver | None) -> None:
         """Where image and font asset ids are looked up (for the next shown spec)."""
         self._asset_resolver = resolver
-        self._fonts = {k: v for k, v in self._fonts.items() if k == "__icons__"}
+        self._fonts = {k: v for k, v in self._fonts.items() if k.startswith("__icons__")}
 
     def set_appearance(self, appearance: str) -> None:
+        """The device's light/dark setting changed (the preview's switch stands for it): the
+        prototype re-themes, and when its resolved mode flips the runtime sends one
+        `appearance_changed {mode, source}` (PrototypeController.kt `syncAppearance`)."""
+        was_dark = self._scheme.dark
         self._appearance = appearance
         self._refresh_theme()
+        self.sync_appearance(was_dark)
+
+    def sync_appearance(self, was_dark: bool) -> None:
+        """After a re-theme outside a new show (the device setting, or an interaction that changed
+        the background the mode is inferred from): one `appearance_changed` when the resolved
+        mode is no longer `was_dark`'s, none otherwise (PC `syncAppearance`: "A changed mode
+        sends exactly one appearance_changed event; an unchanged one sends nothing")."""
+        rt = self._runtime
+        if rt is None or self._scheme.dark == was_dark:
+            return
+        rt.appearance_changed("dark" if self._scheme.dark else "light", appearance_source(rt.spec))
+        self._flush_events()
 
     def _refresh_theme(self) -> None:
         spec = self._runtime.spec if self._runtime else {}
@@ -318,6 +361,12 @@ class PreviewController(QObject):
 
     def set_device_size(self, width: float, height: float) -> None:
         self._device = (float(width), float(height))
+        self.deviceChanged.emit()
+
+    def set_clock24(self, on: bool) -> None:
+        """The device's 24-hour setting (`DateFormat.is24HourFormat`), which a time picker
+        without `is24Hour` follows; 12-hour by default."""
+        self._clock24 = bool(on)
         self.deviceChanged.emit()
 
     # -- properties for QML -----------------------------------------------------------------
@@ -371,6 +420,9 @@ class PreviewController(QObject):
     def _get_device_height(self) -> float:
         return self._device[1]
 
+    def _get_clock24(self) -> int:
+        return int(self._clock24)
+
     def _get_icon_font(self) -> str:
         return self._icon_family()
 
@@ -388,18 +440,31 @@ class PreviewController(QObject):
     motion = Property(int, _get_motion, notify=windowChanged)
     deviceWidth = Property(float, _get_device_width, notify=deviceChanged)
     deviceHeight = Property(float, _get_device_height, notify=deviceChanged)
+    clock24 = Property(int, _get_clock24, notify=deviceChanged)
     iconFont = Property(str, _get_icon_font, constant=True)
 
-    def icon_family(self) -> str:
-        """The family name of the Material Symbols font (loaded on first use)."""
-        return self._icon_family()
+    def icon_family(self, style: str = "filled") -> str:
+        """The family name of one Material Icons style's font (loaded on first use)."""
+        return self._icon_family(style)
 
-    def _icon_family(self) -> str:
-        if "__icons__" not in self._fonts:
-            font_id = QFontDatabase.addApplicationFont(str(icons.font_path()))
+    def icon_families(self) -> frozenset[str]:
+        """Every icon font family (what `inspect` must not read as text)."""
+        return frozenset(self._icon_family(style) for style in icons.STYLES)
+
+    def _icon_family(self, style: str = "filled") -> str:
+        slot = "__icons__" + style
+        if slot not in self._fonts:
+            font_id = QFontDatabase.addApplicationFont(str(icons.font_path(style)))
             families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
-            self._fonts["__icons__"] = families[0] if families else ""
-        return self._fonts["__icons__"]
+            self._fonts[slot] = families[0] if families else ""
+        return self._fonts[slot]
+
+    @Slot(str, result=str)
+    def iconFamily(self, variant: str) -> str:  # noqa: N802 (QML name)
+        """The font family that draws a node's icon `variant` (TwoTone: the Outlined font; its
+        fill layer uses `iconFont`, the Filled one)."""
+        style = icons.style_of(variant or None)
+        return self._icon_family("outlined" if style == "twoTone" else style)
 
     # -- bindings, called from QML --------------------------------------------------------
     # Booleans cross into QML as ints (QML coerces them); written while chasing PySide6 6.12.0's
@@ -456,7 +521,7 @@ class PreviewController(QObject):
     @Slot(QObject, str, "QVariant", result=int)
     def setValue(self, n: NodeObject, key: str, value: Any) -> int:  # noqa: N802 (QML name)
         """A control's write. Returns 0 when the runtime refused it (a StateWriteError never
-        escapes the slot: the runtime logged `validation_failed` and re-announced the key, so
+        escapes the slot: the runtime noted a Refusal and re-announced the key, so
         the control re-reads its value; controls that keep their own state reset it on 0)."""
         if self._edit_mode or not key:
             return 1
@@ -514,29 +579,129 @@ class PreviewController(QObject):
 
     @Slot(QObject, str, bool)
     def setOpen(self, n: NodeObject, reason: str, open_: bool) -> None:  # noqa: N802
-        """Close a dialog/sheet/snackbar the user dismissed (writes its openWhen key)."""
+        """Open or close a dialog/sheet/snackbar by writing its openWhen key (closing: RT
+        `close`, only when it is open now)."""
         if self._edit_mode:
             return
         when = n.node.get("openWhen") or {}
+        rt = self._rt()
+        if not open_:
+            rt.close(when, n._scope or None)
+            return
         key = when.get("key")
-        if isinstance(key, str):
-            target = when.get("equals") is True if open_ else when.get("equals") is not True
-            rt = self._rt()
-            if key in rt.state:
-                rt.set_value(key, target)
+        if isinstance(key, str) and key in rt.state and isinstance(when.get("equals"), bool):
+            self._guarded(lambda: rt.set_value(key, when["equals"]))
 
     @Slot(QObject, str)
     def closeOverlay(self, n: NodeObject, part: str) -> None:  # noqa: N802
-        """A dialog/snackbar/sheet button, scrim tap, swipe or timeout: run the part's actions
-        (confirm, dismiss, action), then close the overlay if they left it open."""
+        """A dialog or snackbar button (`part` confirm, dismiss, action) closes its modal first
+        and then runs the button's actions (RT `CloseModal`); a scrim tap, a swipe past the
+        lowest detent or a timeout (any other `part`) only closes it (RT `SheetDismiss`)."""
         if self._edit_mode:
             self.nodeClicked.emit(n._address)
             return
-        actions = self._actions(n.node, part) if part in ("confirm", "dismiss", "action") else []
-        if actions:
-            self.run_actions(actions, n._scope or None)
-        if self._rt().is_open(n.node):
-            self.setOpen(n, part, False)
+        when = n.node.get("openWhen") or {}
+        scope = n._scope or None
+        if part in ("confirm", "dismiss", "action"):
+            self._requests(self._rt().close_then(when, self._actions(n.node, part), scope))
+        else:
+            self._rt().close(when, scope)
+        self._flush_events()
+
+    # -- controls: the control's own write, then its onTap (PrototypeRuntime.kt `handle`) ------
+    def _concrete(self, n: NodeObject, key: str) -> str:
+        return self._rt().bind_key(key, n._scope or None) if "{" in key else key
+
+    def _requests(self, requests: Iterable[Any]) -> None:
+        self._flush_events()
+        for request in requests:
+            self.platformRequested.emit(request)
+
+    def _guarded(self, write: Callable[[], object]) -> None:
+        try:
+            write()
+        except StateWriteError:
+            pass  # noted as a Refusal; the control re-reads its value
+
+    @Slot(QObject, str)
+    def toggle(self, n: NodeObject, key: str) -> None:
+        """A switch/checkbox row, filter chip or toggle list item tapped (RT `Toggle`)."""
+        if self._edit_mode:
+            self.nodeClicked.emit(n._address)
+            return
+        if key:
+            rt = self._rt()
+            self._requests(
+                rt.toggle(self._concrete(n, key), self._actions(n.node, ""), n._scope or None)
+            )
+            n.bump()
+
+    @Slot(QObject, str, str)
+    def choose(self, n: NodeObject, key: str, value: str) -> None:
+        """A radio option, segment or date picked (RT `Choose`)."""
+        if self._edit_mode or not key:
+            return
+        rt = self._rt()
+        self._requests(
+            rt.choose(self._concrete(n, key), value, self._actions(n.node, ""), n._scope or None)
+        )
+        n.bump()
+
+    @Slot(QObject, str, float)
+    def slide(self, n: NodeObject, key: str, value: float) -> None:
+        """A slider moved (RT `Slide`); a non-finite value is ignored."""
+        if self._edit_mode or not key or not math.isfinite(value):
+            return
+        rt = self._rt()
+        concrete = self._concrete(n, key)
+        current = rt.value(concrete)
+        number: float | int = (
+            int(value) if isinstance(current, int) and value.is_integer() else value
+        )
+        self._requests(rt.slide(concrete, number, self._actions(n.node, ""), n._scope or None))
+        n.bump()
+
+    @Slot(QObject, int, int)
+    def setTime(self, n: NodeObject, hour: int, minute: int) -> None:  # noqa: N802
+        """A time picker settled on hour:minute (RT `SetTime`)."""
+        if self._edit_mode:
+            return
+        hour_key, minute_key = n.node.get("hourKey"), n.node.get("minuteKey")
+        if not isinstance(hour_key, str) or not isinstance(minute_key, str):
+            return
+        rt = self._rt()
+        self._requests(
+            rt.set_time(
+                self._concrete(n, hour_key),
+                self._concrete(n, minute_key),
+                hour,
+                minute,
+                self._actions(n.node, ""),
+                n._scope or None,
+            )
+        )
+        n.bump()
+
+    @Slot(QObject, int)
+    def select(self, n: NodeObject, index: int) -> None:
+        """A tab or navigation item tapped (RT `Select`): its pager or key, then onTap."""
+        if self._edit_mode:
+            self.nodeClicked.emit(n._address)
+            return
+        pager, key = n.node.get("pager"), n.node.get("stateKey")
+        rt = self._rt()
+        self._requests(
+            rt.select(
+                pager if isinstance(pager, str) else None,
+                self._concrete(n, key)
+                if isinstance(key, str) and not isinstance(pager, str)
+                else None,
+                index,
+                self._actions(n.node, ""),
+                n._scope or None,
+            )
+        )
+        n.bump()
 
     @Slot(str, result=int)
     def page(self, pager: str) -> int:
@@ -556,7 +721,18 @@ class PreviewController(QObject):
 
     @Slot(str, result=str)
     def glyph(self, name: str) -> str:
+        """The Filled glyph of a Material icon name; "" for a name the phone does not have."""
         return icons.glyph(name) if name else ""
+
+    @Slot(str, str, result=str)
+    def glyphOf(self, name: str, variant: str) -> str:  # noqa: N802 (QML name)
+        """The glyph of `name` in a `variant` (IC `prototypeIcon(name, variant)`)."""
+        return icons.glyph(name, variant or None) if name else ""
+
+    @Slot(str, result=str)
+    def twoToneFill(self, name: str) -> str:  # noqa: N802 (QML name)
+        """The TwoTone fill layer of `name` (its Filled glyph), drawn under the outline."""
+        return icons.two_tone(name)[0] if name else ""
 
     @Slot("QVariant", result=str)
     def asset(self, value: Any) -> str:

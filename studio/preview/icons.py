@@ -1,72 +1,101 @@
-"""Material icon names -> glyphs of the Material Symbols font shipped by `qtmaterialsymbols`."""
+"""Material icon names and variants -> glyphs of Google's Material Icons fonts (`tkinter-icons-gmi`).
+
+The phone draws `androidx.compose.material:material-icons-extended` (PrototypeIcons.kt
+`prototypeIcon`), which is generated from Google's Material Icons in five styles: Filled (the
+default), Outlined, Rounded, Sharp and TwoTone (`IconStyle.fromContract`). The same icons ship as
+fonts (Apache-2.0): MaterialIcons (Filled), MaterialIconsOutlined, MaterialIconsRound and
+MaterialIconsSharp, packaged on PyPI by `tkinter-icons-gmi` (read in place, never imported: its
+package imports Tk). TwoTone has no font there; it is drawn as the Outlined glyph over the Filled
+one at 30 % (what the TwoTone set is: an outline with a translucent fill), see `two_tone`.
+"""
 
 from __future__ import annotations
 
-import difflib
 import importlib.util
+import json
 import sys
 from functools import lru_cache
 from pathlib import Path
 
-#: Shown when no glyph is close to a requested name: the font's neutral square.
-FALLBACK_NAME = "check_box_outline_blank"
-# Old Material Icons names that Material Symbols renamed.
-_RENAMED = {
-    "create": "edit",
-    "outline": "check_box_outline_blank",
-    "person_outline": "person",
-    "favorite_border": "favorite",
-    "star_border": "star",
-    "delete_outline": "delete",
-    "mail_outline": "mail",
-    "chat_bubble_outline": "chat_bubble",
-    "lock_outline": "lock",
-    "help_outline": "help",
-    "info_outline": "info",
+#: The contract's `variant` names (IC `IconStyle.contractName`) -> font file and glyph map.
+STYLES: dict[str, tuple[str, str]] = {
+    "filled": ("MaterialIcons-Regular.ttf", "glyphmap-baseline.json"),
+    "outlined": ("MaterialIconsOutlined-Regular.otf", "glyphmap-outlined.json"),
+    "rounded": ("MaterialIconsRound-Regular.otf", "glyphmap-round.json"),
+    "sharp": ("MaterialIconsSharp-Regular.otf", "glyphmap-sharp.json"),
 }
+#: The opacity of the TwoTone fill (Material Icons' two-tone layer is drawn at 30 %).
+TWO_TONE_FILL_OPACITY = 0.3
+_PACKAGE = "tkinter_icons_gmi"
+
+
+def style_of(variant: str | None) -> str:
+    """The style a node's `variant` names; anything else is Filled (IC `IconStyle.fromContract`:
+    `entries.firstOrNull { it.contractName == name } ?: FILLED`). "twoTone" is its own style."""
+    return variant if variant in STYLES or variant == "twoTone" else "filled"
 
 
 @lru_cache(maxsize=1)
-def font_path() -> Path:
-    """The installed MaterialSymbolsOutlined.ttf (read in place, never copied).
-
-    Found through the package's import spec, without importing it: `qtmaterialsymbols/__init__`
-    imports qtpy and Qt Widgets (~130 ms of the preview's start-up) and we only need its files."""
-    spec = importlib.util.find_spec("qtmaterialsymbols")
+def package_dir() -> Path:
+    """The installed `tkinter_icons_gmi` folder (fonts and glyph maps), found through the
+    package's import spec without importing it; a PyInstaller build collects it as data."""
+    spec = importlib.util.find_spec(_PACKAGE)
     locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    frozen = getattr(sys, "_MEIPASS", None)  # a PyInstaller build collects the font as data
-    if frozen and (Path(frozen) / "qtmaterialsymbols").is_dir():
-        locations.append(str(Path(frozen) / "qtmaterialsymbols"))
-    locations = [loc for loc in locations if (Path(loc) / "resources").is_dir()]
-    if not locations:
-        raise FileNotFoundError("the qtmaterialsymbols package (icon font) is not installed")
-    return Path(locations[0]) / "resources" / "MaterialSymbolsOutlined.ttf"
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:
+        locations.append(str(Path(frozen) / _PACKAGE))
+    for location in locations:
+        if (Path(location) / "fonts").is_dir():
+            return Path(location)
+    raise FileNotFoundError(
+        "the tkinter-icons-gmi package (Material Icons fonts) is not installed; "
+        "reinstall proto-studio with its dependencies"
+    )
 
 
-@lru_cache(maxsize=1)
-def codepoints() -> dict[str, str]:
-    """Icon name -> the glyph's character."""
-    path = font_path().with_suffix(".codepoints")
-    table: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        name, _, code = line.partition(" ")
-        if name and code:
-            table[name] = chr(int(code, 16))
-    return table
+def font_path(style: str = "filled") -> Path:
+    """The font file of one style ("twoTone" is drawn with the Filled and Outlined fonts)."""
+    name, _ = STYLES[style if style in STYLES else "filled"]
+    return package_dir() / "fonts" / name
+
+
+@lru_cache(maxsize=8)
+def codepoints(style: str = "filled") -> dict[str, str]:
+    """Icon name -> the glyph's character in one style's font, under the contract's names too:
+    material-icons-extended spells a few names without the underscores the fonts keep before
+    digits (`co_2` for the font's `co2`, `crop_169` for `crop_16_9`, `grid_3x_3` for
+    `grid_3x3`), so every font name is also reachable with its underscores squashed."""
+    _, glyphmap = STYLES[style if style in STYLES else "filled"]
+    raw = json.loads((package_dir() / glyphmap).read_text(encoding="utf-8"))
+    table = {name: chr(int(code, 16)) for name, code in raw.items()}
+    squashed: dict[str, str] = {}
+    for name, char in table.items():
+        squashed.setdefault(name.replace("_", ""), char)
+    return {**{k: v for k, v in squashed.items() if k not in table}, **table}
+
+
+def _lookup(style: str, name: str) -> str:
+    table = codepoints(style)
+    return table.get(name) or table.get(name.replace("_", ""), "")
 
 
 @lru_cache(maxsize=4096)
-def glyph(name: str) -> str:
-    """The glyph for a Material icon name; a close name's glyph, else the neutral square."""
-    table = codepoints()
-    if name in table:
-        return table[name]
-    candidates = [_RENAMED.get(name, "")]
-    for suffix in ("_outline", "_outlined", "_border", "_filled", "_rounded", "_sharp"):
-        if name.endswith(suffix):
-            candidates.append(name[: -len(suffix)])
-    candidates += difflib.get_close_matches(name, table.keys(), n=1, cutoff=0.8)
-    for candidate in candidates:
-        if candidate in table:
-            return table[candidate]
-    return table.get(FALLBACK_NAME, "\u25a1")
+def glyph(name: str, variant: str | None = None) -> str:
+    """The glyph of `name` in the node's style, else its Filled glyph (IC `load`: the style's
+    icon, then Filled's), else "" for a name material-icons-extended does not have (the phone
+    then draws a placeholder box for an `icon` node and nothing inside a component)."""
+    if not name:
+        return ""
+    style = style_of(variant)
+    if style == "twoTone":
+        style = "outlined"
+    return _lookup(style, name) or _lookup("filled", name)
+
+
+@lru_cache(maxsize=4096)
+def two_tone(name: str) -> tuple[str, str]:
+    """The TwoTone glyph as (fill layer, outline layer): the Filled glyph drawn at
+    `TWO_TONE_FILL_OPACITY` under the Outlined one; ("", Filled) where Outlined lacks it."""
+    outline = _lookup("outlined", name)
+    filled = _lookup("filled", name)
+    return (filled, outline) if outline else ("", filled)

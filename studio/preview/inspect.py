@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from PySide6.QtCore import QRectF
@@ -20,7 +21,7 @@ def _is_delegate(item: QQuickItem) -> bool:
     return _prop(item, "isNodeDelegate") is True
 
 
-def _texts(item: QQuickItem, icon_font: str, out: list[str]) -> None:
+def _texts(item: QQuickItem, icon_font: Collection[str], out: list[str]) -> None:
     for child in item.childItems():
         if _is_delegate(child) or not child.isVisible():
             continue
@@ -28,7 +29,7 @@ def _texts(item: QQuickItem, icon_font: str, out: list[str]) -> None:
         if "Text" in name:  # QQuickText, QQuickTextField and QML types built on them
             text = _prop(child, "text")
             font = _prop(child, "font")
-            if isinstance(text, str) and text and (font is None or font.family() != icon_font):
+            if isinstance(text, str) and text and (font is None or font.family() not in icon_font):
                 out.append(text)
             placeholder = _prop(child, "placeholderText")
             if isinstance(placeholder, str) and placeholder and not text:
@@ -37,11 +38,12 @@ def _texts(item: QQuickItem, icon_font: str, out: list[str]) -> None:
 
 
 def visible_nodes(
-    screen: QQuickItem, icon_font: str, *, on_screen_only: bool = True
+    screen: QQuickItem, icon_font: str | Collection[str], *, on_screen_only: bool = True
 ) -> list[dict[str, Any]]:
     """Every visible node delegate inside the screen (window and overlay layers), in tree order,
     with its own visible text (not its child nodes') and its bounds in screen dp; with
     `on_screen_only=False` also the ones scrolled out of view."""
+    icon_fonts = {icon_font} if isinstance(icon_font, str) else set(icon_font)
     bounds_of_screen = QRectF(0, 0, screen.width(), screen.height())
     out: list[dict[str, Any]] = []
 
@@ -60,7 +62,7 @@ def visible_nodes(
                 )
                 if on_screen or not on_screen_only:
                     texts: list[str] = []
-                    _texts(child, icon_font, texts)
+                    _texts(child, icon_fonts, texts)
                     out.append(
                         {
                             "address": node_item.property("address"),

@@ -136,6 +136,11 @@ class NodeObject(QObject):
     def _get_tappable(self) -> int:  # int, not bool: see PreviewController
         return int(bool(self._props.get("onTap")))
 
+    def _get_conditional(self) -> int:
+        """1 when the node has a `visibleWhen`: only those animate their visibility on the phone
+        (PrototypeSpecContent.kt `RenderPrototypeNode`: AnimatedVisibility for visibleWhen)."""
+        return int("visibleWhen" in self._props)
+
     def _get_kids(self) -> list[QObject]:
         return list(self._kids)
 
@@ -155,6 +160,7 @@ class NodeObject(QObject):
     type = Property(str, _get_type, constant=True)
     props = Property("QVariantMap", _get_props, notify=propsChanged)  # type: ignore[arg-type]
     tappable = Property(int, _get_tappable, notify=propsChanged)
+    conditional = Property(int, _get_conditional, notify=propsChanged)
     kids = Property("QVariantList", _get_kids, notify=kidsChanged)  # type: ignore[arg-type]
     rev = Property(int, _get_rev, notify=revChanged)
     generation = Property(int, _get_generation, notify=generationChanged)

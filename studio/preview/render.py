@@ -17,7 +17,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -108,7 +108,7 @@ class HeadlessScene:
     def visible_summary(self, *, on_screen_only: bool = True) -> list[dict[str, Any]]:
         """What the scene shows: [{address, type, text, bounds}] (see `inspect.visible_nodes`)."""
         return visible_nodes(
-            self.screen_item(), self.controller.icon_family(), on_screen_only=on_screen_only
+            self.screen_item(), self.controller.icon_families(), on_screen_only=on_screen_only
         )
 
     def close(self) -> None:
@@ -140,8 +140,10 @@ def render_spec(
     width: int = 412,
     height: int = 915,
     asset_dir: Path | None = None,
+    inputs: Sequence[Path] = (),
 ) -> None:
-    """Render the spec's first screen (valid, components expanded) and save it as PNG."""
+    """Render the spec's first screen (valid, components expanded) and save it as PNG (never
+    over one of `inputs`, nor over anything but a regular file: `files.OutputRefused`)."""
     resolver = directory_resolver(asset_dir) if asset_dir is not None else None
     scene = HeadlessScene(width, height, appearance, resolver)
     try:
@@ -151,7 +153,7 @@ def render_spec(
             raise SceneError("the scene produced no image")
         from studio.preview.files import save_image_atomic
 
-        save_image_atomic(image, out)
+        save_image_atomic(image, out, inputs=inputs)
     finally:
         scene.close()
 
@@ -278,6 +280,7 @@ def _main_single(argv: list[str]) -> int:
     parser.add_argument("--height", type=int, default=915)
     parser.add_argument("--assets", type=Path, default=None)
     parser.add_argument("--software", action="store_true")
+    parser.add_argument("--input", type=Path, action="append", default=[])
     args = parser.parse_args(argv)
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
     prepare_quick(True if args.software else None)
@@ -290,8 +293,9 @@ def _main_single(argv: list[str]) -> int:
             width=args.width,
             height=args.height,
             asset_dir=args.assets,
+            inputs=args.input,
         )
-    except (SceneError, OSError) as exc:
+    except (SceneError, OSError, ValueError) as exc:  # ValueError: files.OutputRefused
         print(f"render: {exc}", file=sys.stderr)
         return 1
     finally:

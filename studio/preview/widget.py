@@ -26,6 +26,7 @@ class PreviewWidget(QWidget):
     nodeClicked = Signal(str)
     platformRequested = Signal(object)
     runtimeEvent = Signal(object)
+    runtimeRefused = Signal(object)
 
     def __init__(
         self,
@@ -40,6 +41,7 @@ class PreviewWidget(QWidget):
         self._controller.nodeClicked.connect(self.nodeClicked)
         self._controller.platformRequested.connect(self.platformRequested)
         self._controller.runtimeEvent.connect(self.runtimeEvent)
+        self._controller.runtimeRefused.connect(self.runtimeRefused)
         self._quick = QQuickWidget(self)
         # A child of the QQuickWidget: deleted after the scene that reads it, never before.
         self._controller.setParent(self._quick)
@@ -91,6 +93,10 @@ class PreviewWidget(QWidget):
         self._controller.set_device_size(width, height)
         self.setMinimumSize(200, 300)
 
+    def set_clock24(self, on: bool) -> None:
+        """The device's 24-hour clock setting, which time pickers without `is24Hour` follow."""
+        self._controller.set_clock24(on)
+
     def set_theme(self, theme: str) -> None:
         """Device appearance: "light", "dark" or "system" (a spec's own theme.mode wins)."""
         if theme not in ("light", "dark", "system"):
@@ -124,4 +130,4 @@ class PreviewWidget(QWidget):
         """[{address, type, text, bounds: {x, y, width, height}}] of the nodes on screen (dp), from
         a freshly rendered frame (controls place their parts when the frame is polished)."""
         self._quick.grabFramebuffer()
-        return visible_nodes(self.screen_item(), self._controller.icon_family())
+        return visible_nodes(self.screen_item(), self._controller.icon_families())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from studio.runtime.actions import ActionRejected
 from studio.runtime.controls import StateWriteError
-from studio.runtime.events import Change, RuntimeEvent
+from studio.runtime.events import Change, Refusal, RuntimeEvent
 from studio.runtime.platform_calls import PlatformRequest
 from studio.runtime.runtime import Runtime
 
@@ -12,6 +12,7 @@ __all__ = [
     "ActionRejected",
     "Change",
     "PlatformRequest",
+    "Refusal",
     "Runtime",
     "RuntimeEvent",
     "StateWriteError",

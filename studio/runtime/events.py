@@ -8,8 +8,17 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-EventKind = Literal["emit", "page", "dismissed", "validation_failed", "platform"]
-KINDS: tuple[EventKind, ...] = ("emit", "page", "dismissed", "validation_failed", "platform")
+#: AutoMobile's wire kinds (RESP `PrototypeEventKind`: emit, page_changed, dismissed,
+#: appearance_changed) plus the studio's `platform` (architecture decision 2). A refused write is
+#: no event on the phone (RT `plannedWrites` throws, nothing is emitted): see `Refusal`.
+EventKind = Literal["emit", "page_changed", "dismissed", "appearance_changed", "platform"]
+KINDS: tuple[EventKind, ...] = (
+    "emit",
+    "page_changed",
+    "dismissed",
+    "appearance_changed",
+    "platform",
+)
 _FIELDS = ("id", "sequence", "kind", "name", "payload", "state", "pages", "timestamp")
 
 
@@ -55,19 +64,40 @@ class RuntimeEvent(Mapping[str, Any]):
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """A write the runtime refused (a studio-only notice, never an event: the phone applies and
+    emits nothing, PrototypeRuntime.kt `plannedWrites`). `action` is the index of the refused
+    action in its list, None for a control's write; `timestamp` in milliseconds."""
+
+    message: str
+    key: str | None = None
+    action: int | None = None
+    timestamp: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message": self.message, "timestamp": self.timestamp}
+        if self.key is not None:
+            out["key"] = self.key
+        if self.action is not None:
+            out["action"] = self.action
+        return out
+
+
+@dataclass(frozen=True)
 class Change:
     """What one interaction changed, for subscribers that update only what reads it.
 
     `keys`: state keys whose value changed (or whose write was rejected, so a control showing
     the refused value reverts); `pagers`: pagers whose page changed; `data`: the `data` object
     changed; `spec`: a new spec was loaded (re-read everything); `event`: the interaction's last
-    event, or None (replace/reset log no event)."""
+    event, or None (replace/reset log no event); `refusal`: the refused write, when it was one."""
 
     keys: frozenset[str] = frozenset()
     pagers: frozenset[str] = frozenset()
     data: bool = False
     spec: bool = False
     event: RuntimeEvent | None = None
+    refusal: Refusal | None = None
 
 
 @dataclass

@@ -9,8 +9,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Status = Literal["ok", "denied", "error"]
-STATUSES: tuple[Status, ...] = ("ok", "denied", "error")
+from studio.runtime.bindings import bind_text
+
+Status = Literal["ok", "denied", "cancelled", "error"]
+STATUSES: tuple[Status, ...] = ("ok", "denied", "cancelled", "error")
 
 
 class PlatformActionError(ValueError):
@@ -106,8 +108,10 @@ def resolve_args(
     """Arguments with references replaced by current values: `{"state": KEY}` by the key's
     value, `{"data": POINTER}` by the data there, `{"time": {"hour": KEY, "minute": KEY}}` by
     "HH:MM" (zero-padded) and `{"chips": {VALUE: KEY, ...}}` by the VALUEs whose boolean key is
-    true, in the order written; any other value is a literal. PlatformActionError for an
-    undeclared key, a key holding the wrong type, or missing data."""
+    true, in the order written; any other value is a literal, whose text (at any depth) has its
+    placeholders bound as display text is (`{key}` state, `{/data/...}` data; unknown stays as
+    written), so what the host runs, and the user is asked about, is what the prototype shows.
+    PlatformActionError for an undeclared key, a key holding the wrong type, or missing data."""
     resolved: dict[str, Any] = {}
     for name, arg in (args or {}).items():
         kind = next(iter(arg)) if isinstance(arg, Mapping) and len(arg) == 1 else None
@@ -123,8 +127,19 @@ def resolve_args(
         elif kind == "chips":
             resolved[name] = _chips_value(name, arg["chips"], state)
         else:
-            resolved[name] = copy.deepcopy(arg)
+            resolved[name] = _bind_literal(arg, state, data)
     return resolved
+
+
+def _bind_literal(value: Any, state: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+    """A copy of a literal argument with the placeholders of its strings bound."""
+    if isinstance(value, str):
+        return bind_text(value, state, data=data) if "{" in value else value
+    if isinstance(value, Mapping):
+        return {k: _bind_literal(v, state, data) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_bind_literal(v, state, data) for v in value]
+    return copy.deepcopy(value)
 
 
 def _state_value(name: str, key: str, state: Mapping[str, Any]) -> Any:

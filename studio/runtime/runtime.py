@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -19,7 +20,7 @@ from studio.runtime.controls import (
     rules_by_key,
     snap_control_value,
 )
-from studio.runtime.events import Change, EventKind, EventLog, Listener, RuntimeEvent
+from studio.runtime.events import Change, EventKind, EventLog, Listener, Refusal, RuntimeEvent
 from studio.runtime.platform_calls import (
     STATUSES,
     PlatformActionError,
@@ -31,6 +32,12 @@ from studio.runtime.tree import SubtreeFacts, instances, own_pager_count
 from studio.runtime.values import Scalar, TypeClass, is_scalar, same_scalar, type_class
 
 DISMISS_REASONS = ("user", "agent", "disconnect", "ttl", "teardown")
+#: `appearance_changed` payload values (AutoMobile's `PrototypeAppearanceMode` and
+#: `PrototypeAppearanceSource` wire names, as its host tool lists them).
+APPEARANCE_MODES = ("light", "dark")
+APPEARANCE_SOURCES = ("explicit", "override", "roleLuminance", "authoredBackground", "system")
+#: How many refusals `Runtime.refusals` keeps (studio-only notices, not events).
+MAX_REFUSALS = 64
 
 
 #: What the runtime gathers from each node: `(state key, control rule)` claims and
@@ -81,6 +88,7 @@ class Runtime:
     ) -> None:
         self._clock = clock
         self._log = EventLog(max_events)
+        self._refusals: deque[Refusal] = deque(maxlen=MAX_REFUSALS)
         self._listeners: list[Listener] = []
         self._pending: dict[str, PlatformRequest] = {}
         self._request_counter = 0
@@ -151,6 +159,12 @@ class Runtime:
     def events(self) -> Sequence[RuntimeEvent]:
         """The newest events (at most `max_events`), oldest first."""
         return self._log.snapshot()
+
+    @property
+    def refusals(self) -> Sequence[Refusal]:
+        """The newest writes the runtime refused, oldest first: studio-only notices (the phone
+        applies nothing and emits no event for them)."""
+        return tuple(self._refusals)
 
     @property
     def dropped_events(self) -> int:
@@ -277,20 +291,21 @@ class Runtime:
             payload = {"keys": list(keys), "values": {k: self._state[k] for k in keys}}
         return self._log_event("emit", "change", payload)
 
-    def _reject(self, message: str, key: str | None, **extra: Any) -> RuntimeEvent:
-        payload = {"message": message, **extra}
-        if key is not None:
-            payload["key"] = key
-        event = self._log_event("validation_failed", "validation_failed", payload)
-        self._notify(Change(keys=frozenset({key} if key else ()), event=event))
-        return event
+    def _reject(self, message: str, key: str | None, action: int | None = None) -> Refusal:
+        """A refused write: nothing applied and no event (as on the phone: RT `plannedWrites`
+        throws and the controller only logs it); the studio keeps a notice and tells
+        subscribers, with the key, so a control showing the refused value reverts."""
+        refusal = Refusal(message, key, action, int(self._clock() * 1000))
+        self._refusals.append(refusal)
+        self._notify(Change(keys=frozenset({key} if key else ()), refusal=refusal))
+        return refusal
 
     # --- writing ---------------------------------------------------------------------------------
 
     def set_value(self, key: str, value: Any) -> None:
         """A control's write (text typed, switch flipped, slider moved, tab chosen, ...): one
         `change` event when the value changed. A slider value is clamped and snapped; any other
-        bad write raises ValueError (one line) after logging `validation_failed`."""
+        bad write raises StateWriteError (a ValueError, one line) after noting a `Refusal`."""
         self.set_values({key: value})
 
     def set_values(self, values: Mapping[str, Any]) -> None:
@@ -319,21 +334,28 @@ class Runtime:
 
     def set_page(self, pager_id: str, page: int) -> None:
         """A settled pager swipe or a tab/nav tap on a pager: clamped to the page count; a
-        `page` event (name `page_changed`) when it moved. ValueError for an unknown pager."""
+        `page_changed` event when it moved (as the phone sends it: no name, no payload, the page
+        in `pages`; RT `setPage`). ValueError for an unknown pager or a non-integer page."""
         if not self._active:
             return
         if pager_id not in self._counts:
-            self._reject(f"unknown pager {pager_id!r}", None, pager=pager_id)
             raise ValueError(f"unknown pager {pager_id!r}")
         if not isinstance(page, int) or isinstance(page, bool):
-            self._reject(f"pager {pager_id!r}: page must be an integer", None, pager=pager_id)
             raise ValueError(f"pager {pager_id!r}: page must be an integer, got {page!r}")
+        if self._move_page(pager_id, page):
+            self._notify(Change(pagers=frozenset({pager_id}), event=self._last_event()))
+
+    def _move_page(self, pager_id: str, page: int) -> bool:
         target = min(max(page, 0), max(self._counts[pager_id] - 1, 0))
         if target == self._pages.get(pager_id):
-            return
+            return False
         self._pages[pager_id] = target
-        event = self._log_event("page", "page_changed", {"pager": pager_id, "page": target})
-        self._notify(Change(pagers=frozenset({pager_id}), event=event))
+        self._log_event("page_changed", None)
+        return True
+
+    def _last_event(self) -> RuntimeEvent | None:
+        events = self._log.snapshot()
+        return events[-1] if events else None
 
     def dismiss(self, reason: str = "user") -> None:
         """Closes the prototype: a `dismissed` event `{reason}`; later interactions are ignored."""
@@ -347,14 +369,16 @@ class Runtime:
     def _dismiss(self, reason: str) -> RuntimeEvent:
         self._active = False
         self._pending.clear()
-        return self._log_event("dismissed", "dismissed", {"reason": reason})
+        return self._log_event(
+            "dismissed", None, {"reason": reason}
+        )  # RT `finishDismissal`: no name
 
     def run_actions(
         self, actions: Sequence[Mapping[str, Any]], scope: Scope | None = None
     ) -> list[PlatformRequest]:
         """One tap's action list, atomically. Returns the platform requests it issued (the host
-        runs them and calls `resolve_platform`). A rejected list applies nothing, logs one
-        `validation_failed` event and returns []; it does not raise."""
+        runs them and calls `resolve_platform`). A rejected list applies nothing, emits nothing
+        and returns [] after noting a `Refusal` (it does not raise)."""
         if not self._active:
             return []
         ctx = act.Context(
@@ -368,7 +392,7 @@ class Runtime:
         try:
             plan = act.plan_actions(list(actions), scope, ctx)
         except act.ActionRejected as error:
-            self._reject(str(error), error.key, action=error.index)
+            self._reject(str(error), error.key, error.index)
             return []
         baseline = dict(self._state)
         requests: list[PlatformRequest] = []
@@ -383,9 +407,7 @@ class Runtime:
             elif isinstance(step, act.Page):
                 self._pages[step.pager] = step.page
                 pagers.add(step.pager)
-                last = self._log_event(
-                    "page", "page_changed", {"pager": step.pager, "page": step.page}
-                )
+                last = self._log_event("page_changed", None)
             elif isinstance(step, act.Call):
                 request = self._issue(step)
                 requests.append(request)
@@ -402,6 +424,166 @@ class Runtime:
         if changed or pagers or last is not None:
             self._notify(Change(keys=frozenset(changed), pagers=frozenset(pagers), event=last))
         return requests
+
+    # --- interactions (PrototypeRuntime.kt `handle`: a control's write, then its onTap) ---------
+
+    def toggle(
+        self,
+        key: str,
+        actions: Sequence[Mapping[str, Any]] = (),
+        scope: Scope | None = None,
+    ) -> list[PlatformRequest]:
+        """A switch, checkbox, filter chip or toggle list item tapped anywhere on its row: the
+        bound boolean flips (one `change` event), then its `onTap` runs (RT `Toggle`). A key
+        that does not hold a boolean leaves the control inert, as on the phone; a refused flip
+        runs no actions."""
+        current = self._state.get(key)
+        if not self._active or not isinstance(current, bool):
+            return []
+        return self._write_then(key, not current, actions, scope)
+
+    def choose(
+        self,
+        key: str,
+        value: str,
+        actions: Sequence[Mapping[str, Any]] = (),
+        scope: Scope | None = None,
+    ) -> list[PlatformRequest]:
+        """A radio option, segment or date picked: the string key takes `value` (a `change`
+        event when it moved), then `onTap` runs even when it did not (RT `Choose`). A key that
+        does not hold a string leaves the control inert."""
+        if not self._active or not isinstance(self._state.get(key), str):
+            return []
+        return self._write_then(key, value, actions, scope)
+
+    def slide(
+        self,
+        key: str,
+        value: float,
+        actions: Sequence[Mapping[str, Any]] = (),
+        scope: Scope | None = None,
+    ) -> list[PlatformRequest]:
+        """A slider moved: the value is clamped and snapped to its step; an unchanged value does
+        nothing at all, a new one is written (`change`) and then `onTap` runs (RT `Slide`). A key
+        that does not hold a number leaves the slider inert."""
+        current = self._state.get(key)
+        if not self._active or not isinstance(current, int | float) or isinstance(current, bool):
+            return []
+        try:
+            snapped = snap_control_value(value, self._rules.get(key, []))
+        except StateWriteError as error:
+            self._reject(str(error), error.key)
+            return []
+        if same_scalar(current, snapped) or (
+            isinstance(snapped, int | float) and float(snapped) == float(current)
+        ):
+            return []
+        return self._write_then(key, snapped, actions, scope)
+
+    def set_time(
+        self,
+        hour_key: str,
+        minute_key: str,
+        hour: int,
+        minute: int,
+        actions: Sequence[Mapping[str, Any]] = (),
+        scope: Scope | None = None,
+    ) -> list[PlatformRequest]:
+        """A time picker settled on a new time: both keys are written together (one `change`
+        event with `{keys, values}` when both moved), then `onTap` runs (RT `SetTime`). The same
+        time does nothing; keys that do not hold numbers leave the picker inert."""
+        if not self._active:
+            return []
+        keys = (hour_key, minute_key)
+        if any(
+            not isinstance(self._state.get(k), int | float) or isinstance(self._state.get(k), bool)
+            for k in keys
+        ):
+            return []
+        if all(self._state.get(k) == v for k, v in zip(keys, (hour, minute), strict=True)):
+            return []
+        try:
+            self.set_values({hour_key: hour, minute_key: minute})
+        except StateWriteError:
+            return []
+        return self.run_actions(actions, scope)
+
+    def select(
+        self,
+        pager: str | None,
+        key: str | None,
+        index: int,
+        actions: Sequence[Mapping[str, Any]] = (),
+        scope: Scope | None = None,
+    ) -> list[PlatformRequest]:
+        """A tab or navigation item tapped: its pager moves to `index` (a `page_changed` event),
+        else its integer key takes `index`; then `onTap` runs (RT `Select`)."""
+        if not self._active:
+            return []
+        if pager is not None:
+            if pager in self._counts and self._move_page(pager, index):
+                self._notify(Change(pagers=frozenset({pager}), event=self._last_event()))
+        elif key is not None:
+            try:
+                self.set_value(key, index)
+            except StateWriteError:
+                return []
+        return self.run_actions(actions, scope)
+
+    def close(self, open_when: Mapping[str, Any], scope: Scope | None = None) -> None:
+        """A modal's scrim tapped, a sheet swiped away, a snackbar timed out: the `openWhen` key
+        takes the opposite of `equals` when it holds it now (RT `close`); no actions run."""
+        if not self._active:
+            return
+        condition = bind_condition(open_when, scope)
+        key, equals = condition.get("key"), condition.get("equals")
+        if isinstance(key, str) and isinstance(equals, bool) and self._state.get(key) is equals:
+            try:
+                self.set_value(key, not equals)
+            except StateWriteError:
+                return
+
+    def close_then(
+        self,
+        open_when: Mapping[str, Any],
+        actions: Sequence[Mapping[str, Any]] = (),
+        scope: Scope | None = None,
+    ) -> list[PlatformRequest]:
+        """A dialog or snackbar button: the modal closes first (its own `change` event), then
+        the button's `onTap` runs (RT `CloseModal`)."""
+        if not self._active:
+            return []
+        self.close(open_when, scope)
+        return self.run_actions(actions, scope)
+
+    def appearance_changed(self, mode: str, source: str) -> None:
+        """The resolved light or dark mode of the shown prototype changed (the device setting
+        flipped, or an interaction changed the background the mode is inferred from): one
+        `appearance_changed` event `{mode, source}` (PrototypeController.kt `syncAppearance`,
+        RT `appearanceChanged`). Ignored once dismissed."""
+        if mode not in APPEARANCE_MODES:
+            raise ValueError(f"appearance mode must be light or dark, got {mode!r}")
+        if source not in APPEARANCE_SOURCES:
+            raise ValueError(
+                f"appearance source must be one of {', '.join(APPEARANCE_SOURCES)}, got {source!r}"
+            )
+        if not self._active:
+            return
+        event = self._log_event("appearance_changed", None, {"mode": mode, "source": source})
+        self._notify(Change(event=event))
+
+    def _write_then(
+        self,
+        key: str,
+        value: Any,
+        actions: Sequence[Mapping[str, Any]],
+        scope: Scope | None,
+    ) -> list[PlatformRequest]:
+        try:
+            self.set_value(key, value)
+        except StateWriteError:
+            return []
+        return self.run_actions(actions, scope) if actions else []
 
     def _declare(self, key: str, value: Scalar) -> None:
         """A write to an undeclared key declares it with the type of its first value."""

@@ -67,6 +67,11 @@ def run_studio(argv: Sequence[str]) -> int:
     app.setApplicationName("Proto Studio")
     app.setOrganizationName("proto-studio")
     app.setQuitOnLastWindowClosed(False)
+    from studio.ui.single_instance import Launch
+
+    launch = Launch(args.file, one_shot=bool(args.smoke_test or args.screenshot))
+    if launch.exit_code is not None:  # FILE went to the studio already open on this library
+        return launch.exit_code
     file_opens = identify(app)  # icon, version, desktop entry; files the OS asks us to open
     follow_system(app)
     from studio.ui.gc import GuiThreadCollector
@@ -94,22 +99,27 @@ def run_studio(argv: Sequence[str]) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
-        return int(loop.run_until_complete(_main(args, window, settings, file_opens)))
+        return int(loop.run_until_complete(_main(args, window, settings, launch, file_opens)))
     finally:
+        launch.close()
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
         asyncio.set_event_loop(None)
 
 
 async def _main(
-    args: argparse.Namespace, window: MainWindow, settings: UiSettings, file_opens: FileOpens
+    args: argparse.Namespace,
+    window: MainWindow,
+    settings: UiSettings,
+    launch: Any,
+    file_opens: FileOpens,
 ) -> int:
     from studio.library.store import Library
     from studio.ui.controller import StudioController
 
     # The composition root: every client is built once, here, and passed in.
     library = await off_loop(Library)
-    platform = PlatformServices(place_dialog=window.keep_outside_preview)
+    platform = PlatformServices(window)
     controller = StudioController(library, settings, host_factory=platform.host_for)
     # Phones over adb (adbutils loads off the GUI thread); not for one-shot smoke/screenshot runs,
     # which must not leave an adb server behind.
@@ -127,6 +137,7 @@ async def _main(
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.shield(first_frame), FIRST_PAINT_WAIT * 2)
     window.attach_extras(adb)
+    launch.serve(window, controller.import_files)  # what later launches hand over
     # The validator's generated checks are compiled off the GUI thread, before the first edit.
     from studio.spec.validator import warm_up
 
@@ -157,12 +168,16 @@ def _adb_client() -> Any:
 
 class PlatformServices:
     """The platform registry, consent broker and Qt consent UI, built at the root on the first
-    platform call (most prototypes make none, and building them costs start-up time)."""
+    platform call (most prototypes make none, and building them costs start-up time). Consent
+    questions and the share picker are modal to `window`; the preview is paused meanwhile."""
 
-    def __init__(self, place_dialog: Callable[[Any], None] | None = None) -> None:
+    def __init__(
+        self, window: MainWindow | None = None, place_dialog: Callable[[Any], None] | None = None
+    ) -> None:
         self._built: tuple[Any, Any, Any] | None = None
+        self._window = window
         #: Positions each consent dialog (the window keeps it outside the preview).
-        self._place_dialog = place_dialog
+        self._place_dialog = place_dialog or (window.keep_outside_preview if window else None)
 
     def _build(self) -> tuple[Any, Any, Any]:
         if self._built is None:
@@ -171,13 +186,19 @@ class PlatformServices:
             from studio.platform.registry import default_registry
             from studio.ui.consent import QtClipboard, QtConsentUI, QtSharePicker
 
-            self._share_picker = QtSharePicker()
+            window = self._window
+            self._share_picker = QtSharePicker(window)
             registry = default_registry(
                 clipboard_backend=QtClipboard(),
                 share_target=FileShareTarget(self._share_picker.pick),
             )
             broker = ConsentBroker()
-            consent_ui = QtConsentUI()
+
+            def pause(paused: bool) -> None:  # no tap reaches the prototype meanwhile
+                if window is not None:
+                    window.preview_pane.setEnabled(not paused)
+
+            consent_ui = QtConsentUI(window=window, pause=pause)
             if self._place_dialog is not None:
                 consent_ui.dialog_opened.connect(self._place_dialog)
             consent_ui.attach(broker)

@@ -1,5 +1,6 @@
 """The device picker of the preview toolbar and the adb watcher behind it (on its own thread):
-which phones adb sees, each listed with its state."""
+which phones adb sees, each listed with its state; "No phone found" or "adb unavailable" when
+there is none, each leading to what to do."""
 
 from __future__ import annotations
 
@@ -7,19 +8,22 @@ import asyncio
 import contextlib
 import logging
 import threading
-from typing import Any, cast
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QWidget
 
-from studio.concurrency import off_loop
+from studio.concurrency import TaskOwner, off_loop
 from studio.device.adb import Adb, AdbUnavailable, DeviceInfo, DeviceState
 
 log = logging.getLogger(__name__)
 
 BUILTIN = ""  # the picker's data for the built-in preview
 BUILTIN_LABEL = "Built-in preview"
+NO_PHONE = "\x00no-phone"  # the picker's data for "No phone found" (never a serial)
+NO_PHONE_LABEL = "No phone found"
+ADB_PROBLEM = "\x00adb"  # the picker's data for "adb unavailable"
+ADB_PROBLEM_LABEL = "adb unavailable"
 #: How long the watcher waits before asking adb again after the server went away.
 WATCH_RETRY_S = 3.0
 STATE_LABELS = {
@@ -40,6 +44,8 @@ def one_line(exc: BaseException | str) -> str:
 def device_label(info: DeviceInfo) -> str:
     """ "Pixel 8 (SERIAL) · ready" — the picker's entry for one device."""
     name = f"{info.model} ({info.serial})" if info.model else info.serial
+    if info.adb_state == "authorizing":
+        return f"{name} · accept the prompt on the phone"
     return f"{name} · {STATE_LABELS.get(info.state, info.state.value)}"
 
 
@@ -58,6 +64,7 @@ class DeviceTarget(QComboBox):
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.devices: dict[str, DeviceInfo] = {}
         self.problem = ""
+        self.listed = False  # adb has answered at least once
         self._rebuild(BUILTIN)
         self.currentIndexChanged.connect(self._on_index)
 
@@ -77,10 +84,12 @@ class DeviceTarget(QComboBox):
     def set_devices(self, infos: list[DeviceInfo]) -> None:
         self.devices = {i.serial: i for i in infos}
         self.problem = ""
+        self.listed = True
         self._rebuild(self.current_serial())
 
     def set_problem(self, text: str) -> None:
-        """adb cannot be reached: one disabled entry says so (the reason in its tooltip)."""
+        """adb cannot be reached: one entry says so (the reason in its tooltip), leading to how
+        to get adb."""
         self.devices = {}
         self.problem = text
         self._rebuild(self.current_serial())
@@ -94,10 +103,15 @@ class DeviceTarget(QComboBox):
                 self.addItem(device_label(info), info.serial)
                 self.setItemData(self.count() - 1, info.detail, Qt.ItemDataRole.ToolTipRole)
             if self.problem:
-                self.addItem("adb unavailable", None)
+                self.addItem(ADB_PROBLEM_LABEL, ADB_PROBLEM)
                 self.setItemData(self.count() - 1, self.problem, Qt.ItemDataRole.ToolTipRole)
-                item = cast(QStandardItemModel, self.model()).item(self.count() - 1)
-                item.setEnabled(False)
+            elif self.listed and not self.devices:
+                self.addItem(NO_PHONE_LABEL, NO_PHONE)
+                self.setItemData(
+                    self.count() - 1,
+                    "Connect a phone with USB debugging on, or start an emulator",
+                    Qt.ItemDataRole.ToolTipRole,
+                )
             index = self.findData(keep) if keep else 0
             self.setCurrentIndex(max(index, 0))
         finally:
@@ -129,7 +143,8 @@ class DeviceWatcher(QObject):
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: TaskOwner | None = None  # made on the watcher's own loop
+        self._current: asyncio.Task[None | None] | None = None
 
     @property
     def running(self) -> bool:
@@ -145,10 +160,39 @@ class DeviceWatcher(QObject):
             asyncio.run(self._main())
 
     async def _main(self) -> None:
+        tasks = TaskOwner("adb watch", report=self._failed)
         with self._lock:
             if self._stopping.is_set():
                 return
-            self._loop, self._task = asyncio.get_running_loop(), asyncio.current_task()
+            self._loop, self._tasks = asyncio.get_running_loop(), tasks
+        try:
+            while not self._stopping.is_set():  # a Refresh cancels the watch: start it again
+                current = tasks.spawn(self._watch(), label="adb watch")
+                with self._lock:
+                    self._current = current
+                with contextlib.suppress(asyncio.CancelledError):
+                    await current
+        finally:
+            await tasks.aclose()
+
+    def _failed(self, _label: str, exc: BaseException) -> None:
+        log.info("adb device watch failed", exc_info=exc)
+        self._emit(self.unavailable, f"adb: {one_line(exc)}")
+
+    def refresh(self) -> None:
+        """Ask adb again now (the Refresh button): the running watch is replaced by a new one."""
+        self._cancel_current()
+        if self._thread is None:
+            self.start()
+
+    def _cancel_current(self) -> None:
+        with self._lock:
+            loop, current = self._loop, self._current
+        if loop is not None and current is not None:
+            with contextlib.suppress(RuntimeError):  # its loop has already finished
+                loop.call_soon_threadsafe(current.cancel)
+
+    async def _watch(self) -> None:
         while True:
             try:
                 async for infos in self.adb.watch_devices():
@@ -167,10 +211,7 @@ class DeviceWatcher(QObject):
     async def aclose(self) -> None:
         """Cancel the watch (closing adb's track-devices connection) and join the thread."""
         self._stopping.set()
-        with self._lock:
-            if self._loop is not None and self._task is not None:
-                with contextlib.suppress(RuntimeError):  # its loop has already finished
-                    self._loop.call_soon_threadsafe(self._task.cancel)
+        self._cancel_current()
         thread, self._thread = self._thread, None
         if thread is not None:
             await off_loop(thread.join, 10.0)

@@ -1,27 +1,31 @@
-"""The mirrored device screen: frames at the device's aspect ratio, an fps/latency overlay, the
-screencap-fallback notice, and mouse clicks/drags sent back as taps/swipes in device pixels."""
+"""The mirrored device screen: frames at their own aspect ratio (a rotation turns the picture), an
+fps/latency overlay, the screencap-fallback notice, and mouse clicks/drags sent back as taps/swipes
+in device pixels of the orientation the frame shows."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import threading
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from studio.device.mirror import DeviceInput, Frame, MirrorState, MirrorStatus, Viewport, fit
+from studio.concurrency import TaskOwner
+from studio.device.decoder import Frame
+from studio.device.gestures import DeviceInput, Viewport, fit, oriented
+from studio.device.mirror import MirrorState, MirrorStatus
 
 TAP_SLOP_PX = 8.0  # a press that moves less than this is a tap, not a swipe
 
 
 def frame_to_qimage(frame: Frame) -> QImage:
-    """Wrap the frame's C-contiguous RGB pixels (no copy; the caller keeps `frame` alive)."""
-    img = frame.image
-    return QImage(img.data, frame.width, frame.height, 3 * frame.width, QImage.Format.Format_RGB888)
+    """Wrap the frame's BGRA pixels as RGB32, Qt's fastest format to draw (no copy: the caller
+    keeps `frame`, which keeps PyAV's buffer, alive while the image is in use)."""
+    return QImage(frame.data, frame.width, frame.height, frame.stride, QImage.Format.Format_RGB32)
 
 
 class FrameBridge(QObject):
@@ -79,7 +83,7 @@ class MirrorView(QWidget):
         self._status = MirrorStatus(MirrorState.IDLE)
         self._device_size: tuple[int, int] | None = None
         self._press: tuple[QPointF, float] | None = None
-        self._tasks: set[asyncio.Future[Any]] = set()
+        self._input = TaskOwner("mirror input", report=self._input_failed)
         self.display_latency_ms = 0.0
 
     # ---- feeding ---------------------------------------------------------------------------
@@ -92,7 +96,8 @@ class MirrorView(QWidget):
         self.bridge.push_status(status)
 
     def set_device_size(self, width: int, height: int) -> None:
-        """The phone's real pixel size (the video may be scaled); taps are mapped to it."""
+        """The phone's real pixel size as `wm size` reports it (the video may be scaled); taps are
+        mapped to it, turned to the orientation the frame shows."""
         self._device_size = (width, height)
 
     def _take_frame(self) -> None:
@@ -172,7 +177,8 @@ class MirrorView(QWidget):
         if self._frame is None:
             return None
         r = self.image_rect()
-        dw, dh = self._device_size or (self._frame.width, self._frame.height)
+        frame_size = (self._frame.width, self._frame.height)
+        dw, dh = oriented(self._device_size, frame_size) if self._device_size else frame_size
         return Viewport(r.x(), r.y(), r.width(), r.height(), dw, dh)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -206,27 +212,28 @@ class MirrorView(QWidget):
             lambda x1, y1, x2, y2, ms: self._spawn(device_input.swipe(x1, y1, x2, y2, ms))
         )
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._input_done)
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        if self._input.closed:
+            coro.close()
+            return
+        self._input.spawn(coro, label="device input")
 
-    def _input_done(self, task: asyncio.Future[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            self.input_failed.emit(f"{type(task.exception()).__name__}: {task.exception()}")
+    def _input_failed(self, _label: str, exc: BaseException) -> None:
+        with contextlib.suppress(RuntimeError):  # the view was deleted meanwhile
+            self.input_failed.emit(f"{type(exc).__name__}: {exc}")
 
     @property
     def pending_input(self) -> int:
-        return len(self._tasks)
+        return len([t for t in self._input.tasks if not t.done()])
 
     async def drain_input(self) -> None:
         """Wait until every tap and swipe sent so far has reached the device (or failed)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._input.idle()
+
+    async def aclose(self) -> None:
+        """Cancel taps still in flight and wait for them (the session's close)."""
+        await self._input.aclose()
 
     def closeEvent(self, event: Any) -> None:
-        for task in list(self._tasks):
-            with contextlib.suppress(RuntimeError):
-                task.cancel()
+        self._input.cancel_all()
         super().closeEvent(event)

@@ -1,7 +1,7 @@
-"""Settings > Platform permissions: the remembered "Always for this prototype" grants, revocable.
+"""Settings > Platform permissions: the remembered "Always allow" / "Always deny" answers, revocable.
 
-`PermissionsDialog(broker, names)` lists the broker's grants (prototype name, `module.call`, when
-granted), with Revoke per row and Revoke all. Reading and revoking go through the broker's async
+`PermissionsDialog(broker, names)` lists the broker's remembered answers (prototype name,
+`module.call`, when, allowed or denied), with Revoke per row and Revoke all. Reading and revoking go through the broker's async
 API (file I/O off the GUI thread); the broker's grant store is the one the hosts ask, so a
 revocation takes effect at once: the next call of that prototype asks again.
 """
@@ -35,7 +35,8 @@ from studio.platform.consent import ConsentBroker, Grant
 
 log = logging.getLogger(__name__)
 
-COLUMNS = ("Prototype", "Call", "Granted", "")
+COLUMNS = ("Prototype", "Call", "Since", "Answer", "")
+REVOKE_COLUMN = 4
 EMPTY_TEXT = "No remembered permissions. A prototype asks before each sensitive call."
 
 
@@ -66,8 +67,8 @@ class PermissionsDialog(QDialog):
         self.grants: list[Grant] = []
 
         intro = QLabel(
-            "Calls you allowed with “Always for this prototype”. Revoking one makes the "
-            "prototype ask again on its next call.",
+            "Calls you answered with “Always allow” or “Always deny” for a prototype. "
+            "Revoking one makes the prototype ask again on its next call.",
             self,
         )
         intro.setWordWrap(True)
@@ -150,16 +151,16 @@ class PermissionsDialog(QDialog):
         name = self._names(prototype_id)
         return name if name else f"{prototype_id} (no longer in the library)"
 
-    def rows(self) -> list[tuple[str, str, str]]:
-        """(prototype, call, granted) as shown, top to bottom."""
-        out: list[tuple[str, str, str]] = []
+    def rows(self) -> list[tuple[str, str, str, str]]:
+        """(prototype, call, since, answer) as shown, top to bottom."""
+        out: list[tuple[str, str, str, str]] = []
         for row in range(self.table.rowCount()):
-            cells = [self.table.item(row, column) for column in range(3)]
+            cells = [self.table.item(row, column) for column in range(REVOKE_COLUMN)]
             out.append(tuple(c.text() if c is not None else "" for c in cells))  # type: ignore[arg-type]
         return out
 
     def revoke_button(self, row: int) -> QPushButton:
-        widget = self.table.cellWidget(row, 3)
+        widget = self.table.cellWidget(row, REVOKE_COLUMN)
         assert isinstance(widget, QPushButton)
         return widget
 
@@ -174,13 +175,14 @@ class PermissionsDialog(QDialog):
                 self.prototype_label(grant.prototype_id),
                 grant.call,
                 granted_label(grant.granted_at),
+                "Always allow" if grant.allowed else "Always deny",
             )
             for column, text in enumerate(values):
                 self.table.setItem(row, column, QTableWidgetItem(text))
             button = QPushButton("Revoke", self.table)
             button.setToolTip(f"Ask again before {grant.call} runs")
             button.clicked.connect(lambda _checked=False, g=grant: self._spawn(self.revoke(g)))
-            self.table.setCellWidget(row, 3, button)
+            self.table.setCellWidget(row, REVOKE_COLUMN, button)
         self.table.setVisible(bool(ordered))
         self.empty_label.setVisible(not ordered)
         self.revoke_all_button.setEnabled(bool(ordered))

@@ -107,6 +107,7 @@ class PreviewPane(QWidget):
         self.preview.nodeClicked.connect(self.nodeClicked)
         self.preview.platformRequested.connect(self.platformRequested)
         self.preview.runtimeEvent.connect(self.log_event)
+        self.preview.runtimeRefused.connect(self.log_refusal)
         # Choices made (or restored) before the preview existed apply now.
         self._on_device(self.device_combo.currentIndex())
         self._on_theme(self.theme_combo.currentIndex())
@@ -139,9 +140,17 @@ class PreviewPane(QWidget):
         if len(payload) > 80:
             payload = payload[:77] + "..."
         prefix = f"{origin}: " if origin else ""
-        self.event_log.addItem(
-            f"{prefix}#{data.get('sequence')} {data.get('kind')} {data.get('name')} {payload}"
-        )
+        # The phone's page_changed, dismissed and appearance_changed carry no name (RT `emit`).
+        name = f" {data['name']}" if data.get("name") is not None else ""
+        shown = f" {payload}" if data.get("payload") is not None else ""
+        self._add_line(f"{prefix}#{data.get('sequence')} {data.get('kind')}{name}{shown}")
+
+    def log_refusal(self, refusal: Any) -> None:
+        """A write the runtime refused: a studio-only line (the phone sends no event for it)."""
+        self._add_line(f"refused: {refusal.message}")
+
+    def _add_line(self, line: str) -> None:
+        self.event_log.addItem(line)
         while self.event_log.count() > MAX_LOG_LINES:
             self.event_log.takeItem(0)
         self.event_log.scrollToBottom()

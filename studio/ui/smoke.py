@@ -3,7 +3,7 @@
 Run after the first preview frame. Each check prints one line; a failing one prints
 `proto-studio: smoke test: <check>: <why>` on stderr and the run exits 1:
 - preview: the opened prototype was drawn (a non-blank screen with nodes on it),
-- font: Qt loaded the Material Symbols icon font,
+- font: Qt loaded the Material Icons fonts (every style),
 - icu: Qt's collation and case mapping work (ICU's data),
 - mirror: a small H.264 clip decodes through the mirror's decoder (PyAV's FFmpeg) into QImages
   with the clip's colours,
@@ -65,10 +65,14 @@ def check_preview(window: MainWindow) -> str:
 
 
 def check_font(window: MainWindow) -> str:
-    family = window.preview_pane.preview.controller.icon_family()
-    if not family:
-        raise SmokeFailure("Qt could not load the Material Symbols font")
-    return family
+    from studio.preview.icons import STYLES
+
+    controller = window.preview_pane.preview.controller
+    families = {style: controller.icon_family(style) for style in STYLES}
+    missing = sorted(style for style, family in families.items() if not family)
+    if missing:
+        raise SmokeFailure(f"Qt could not load the Material Icons font of {', '.join(missing)}")
+    return ", ".join(sorted(set(families.values())))
 
 
 def check_icu() -> str:
@@ -127,7 +131,7 @@ def check_about() -> str:
         raise SmokeFailure("the version is unknown (the build did not bundle its metadata)")
     notices = all_notices()
     names = {notice.name for notice in notices}
-    missing = {"proto-studio", "Qt", "FFmpeg", "Material Symbols (icon font)"} - names
+    missing = {"proto-studio", "Qt", "FFmpeg", "Material Icons (icon fonts)"} - names
     if missing:
         raise SmokeFailure(f"no licence notice for {', '.join(sorted(missing))}")
     texts = sum(len(notice.texts) for notice in notices)

@@ -177,6 +177,12 @@ def test_inspect_and_events_read_the_attached_runtime() -> None:
     assert call(ctx, "inspect", {})["state"] == {"count": 1}
     events = call(ctx, "events", {"limit": 5})["events"]
     assert any(e["name"] == "tapped" for e in events)
+    # a refused write is no event (as on the phone) but the agent still sees it, beside them
+    rt.run_actions([{"type": "setState", "key": "count", "value": "many"}])
+    result = call(ctx, "events", {"limit": 5})
+    assert len(result["events"]) == len(events)
+    (refused,) = result["refused"]
+    assert refused["key"] == "count" and refused["action"] == 0 and "number" in refused["message"]
 
 
 def test_capabilities_uses_the_platform_registry_defensively() -> None:

@@ -31,16 +31,17 @@ from studio.device.adb import CTRLPROXY_PACKAGE, CTRLPROXY_SERVICE, Adb, AdbServ
 from tests.device import media
 
 PHONE_SRC = Path(__file__).parent / "phone"
+REPO = Path(__file__).resolve().parents[2]
 ADBD_PORT = 6520  # outside 5555-5585, which the adb server treats as emulators
-STANDINS = ("getprop", "wm", "settings", "pm", "input", "screencap")
-ALL_CAPABILITIES = (
-    "show_prototype",
-    "put_prototype_asset",
-    "inspect_prototypes",
-    "prototype_show_in_place_v1",
-    "prototype_theme_modes_v1",
-    "prototype_window_options_v1",
-    "prototype_appearance_v1",
+STANDINS = ("getprop", "wm", "settings", "input", "screencap", "cmd", "app_process")
+PYTHON_STANDINS = ("pm", "screenrecord")  # phone/<name>.py run by a shell wrapper
+#: An older CtrlProxy (before prototypes): what WebSocketServer.kt@de87f410 advertises.
+PRE_PROTOTYPE_CAPABILITIES = (
+    "set_hierarchy_interval",
+    "node_selector_actions",
+    "request_activate_accessibility_link",
+    "request_insert_text",
+    "request_commit_text",
 )
 
 
@@ -100,14 +101,31 @@ class Phone:
         return self.sh(f"cat {self.root}/{name} 2>/dev/null")
 
     def reset(self) -> None:
-        """Installed and enabled CtrlProxy, a working screenrecord, no taps."""
+        """Installed and enabled CtrlProxy (the long component form, as Settings writes it), a
+        working screenrecord, no taps, no props (a physical phone, unlocked, awake)."""
         r = self.root
         self.sh(
-            f"rm -rf {r}/settings {r}/taps.log {r}/ctrlproxy.log {r}/screenrecord.log "
-            f"{r}/media/screenrecord.broken; mkdir -p {r}/installed; touch {r}/installed/{CTRLPROXY_PACKAGE}"
+            f"rm -rf {r}/settings {r}/props {r}/installed {r}/taps.log {r}/ctrlproxy.log "
+            f"{r}/screenrecord.log {r}/pm.log {r}/video-server.log {r}/media/screenrecord.broken "
+            f"{r}/media/rotated.h264 {r}/tmp; mkdir -p {r}/installed {r}/props {r}/tmp; "
+            f"touch {r}/installed/{CTRLPROXY_PACKAGE}"
         )
         self.sh(f"settings put secure enabled_accessibility_services {CTRLPROXY_SERVICE}")
         self.sh("settings put secure accessibility_enabled 1")
+
+    def set_prop(self, name: str, value: str | None) -> None:
+        """A phone property the stand-ins read (props/<name>; None removes it)."""
+        path = f"{self.root}/props/{name}"
+        if value is None:
+            self.sh(f"rm -f {path}")
+        else:
+            self.device.sync.push(value.encode(), path, mode=0o644)
+
+    def log(self, name: str) -> list[dict[str, object]]:
+        """A stand-in's JSON-lines log (ctrlproxy.log)."""
+        import json
+
+        return [json.loads(line) for line in self.read(name).splitlines() if line.strip()]
 
 
 @pytest.fixture(scope="session")
@@ -128,7 +146,7 @@ def phone() -> Iterator[Phone]:
     b, c, d = 200 + (pid >> 14) % 50, (pid >> 6) % 256, (pid % 64) * 4
     host_ip, dev_ip = f"10.{b}.{c}.{d + 1}", f"10.{b}.{c}.{d + 2}"
     server = AdbServer(host="127.0.0.1", port=_free_port())
-    adb = Adb(server)
+    adb = Adb(server, device_tmp=f"{root}/tmp")  # the phone's /data/local/tmp
     started: list[subprocess.Popen[bytes]] = [holder]
     adbd_log = open(root / "adbd.log", "wb")  # noqa: SIM115 (closed at teardown)
     try:
@@ -158,6 +176,7 @@ def phone() -> Iterator[Phone]:
                     "env",
                     f"ADBD_PORT={ADBD_PORT}",
                     f"PATH={env_path}",
+                    f"PHONE_PYTHON={sys.executable}",
                     adbd,
                 ],
                 stdout=adbd_log,
@@ -187,14 +206,16 @@ def phone() -> Iterator[Phone]:
         dev = ph.device
         for name in STANDINS:  # the phone's programs arrive the way an app would: adb push
             dev.sync.push(str(PHONE_SRC / name), f"{root}/bin/{name}", mode=0o755)
-        dev.sync.push(str(PHONE_SRC / "screenrecord.py"), f"{root}/bin/screenrecord.py", mode=0o644)
-        wrapper = f'#!/bin/sh\nexec {sys.executable} "$(dirname "$0")/screenrecord.py" "$@"\n'
-        dev.sync.push(wrapper.encode(), f"{root}/bin/screenrecord", mode=0o755)
+        for name in PYTHON_STANDINS:
+            dev.sync.push(str(PHONE_SRC / f"{name}.py"), f"{root}/bin/{name}.py", mode=0o644)
+            wrapper = f'#!/bin/sh\nexec {sys.executable} "$(dirname "$0")/{name}.py" "$@"\n'
+            dev.sync.push(wrapper.encode(), f"{root}/bin/{name}", mode=0o755)
         dev.sync.push(
             str(PHONE_SRC / "ctrlproxy_standin.py"), f"{root}/app/ctrlproxy_standin.py", mode=0o644
         )
         clip, _ = media.color_clip()
         dev.sync.push(clip, f"{root}/media/screen.h264", mode=0o644)
+        dev.sync.push(b"360x800", f"{root}/media/screen.h264.size", mode=0o644)
         dev.sync.push(
             media.png(media.solid(360, 800, media.GREEN)), f"{root}/media/screen.png", mode=0o644
         )
@@ -241,17 +262,34 @@ class StandIn:
 
 @pytest.fixture
 def start_ctrlproxy(fresh_phone: Phone) -> Iterator[Callable[..., StandIn]]:
-    """Start the CtrlProxy stand-in on the phone's loopback 127.0.0.1:8765 (through adbd's shell)."""
+    """Start the CtrlProxy stand-in on the phone's loopback 127.0.0.1:8765 (through adbd's shell).
+
+    `only`: the capabilities it advertises (default: everything AutoMobile's CtrlProxy lists);
+    `without`: names taken out of that; `ttl_ms`: its idle TTL (AutoMobile's 5 minutes by
+    default); `hierarchy_ms`: push `hierarchy_update` frames that often."""
     running: list[StandIn] = []
 
-    def start(supported: tuple[str, ...] = ALL_CAPABILITIES) -> StandIn:
+    def start(
+        only: tuple[str, ...] = (),
+        *,
+        without: tuple[str, ...] = (),
+        ttl_ms: int | None = None,
+        hierarchy_ms: int = 0,
+    ) -> StandIn:
         r = fresh_phone.root
         cmd = (
-            f"{sys.executable} {r}/app/ctrlproxy_standin.py --port 8765 --supported {','.join(supported)} "
-            f"--taps {r}/taps.log --log {r}/ctrlproxy.log --pidfile {r}/ctrlproxy.pid"
+            f"PYTHONPATH={REPO} {sys.executable} {r}/app/ctrlproxy_standin.py --port 8765 "
+            f"--root {r} --pidfile {r}/ctrlproxy.pid"
         )
+        if only or without:
+            names = only or _standin_default_capabilities()
+            cmd += " --supported " + ",".join(n for n in names if n not in without)
+        if ttl_ms is not None:
+            cmd += f" --ttl-ms {ttl_ms}"
+        if hierarchy_ms:
+            cmd += f" --hierarchy-ms {hierarchy_ms}"
         conn = fresh_phone.device.shell(cmd, stream=True)
-        conn.conn.settimeout(10)
+        conn.conn.settimeout(20)
         line = b""
         while b"listening" not in line:  # kept open afterwards, like a real server
             chunk = conn.conn.recv(256)
@@ -267,3 +305,21 @@ def start_ctrlproxy(fresh_phone: Phone) -> Iterator[Callable[..., StandIn]]:
     yield start
     for standin in running:
         standin.stop()
+
+
+def _standin_default_capabilities() -> tuple[str, ...]:
+    """The stand-in's own full list (REQUEST_TYPES + FLAGS), read from its source."""
+    import ast
+
+    tree = ast.parse((PHONE_SRC / "ctrlproxy_standin.py").read_text())
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in {
+            "REQUEST_TYPES",
+            "FLAGS",
+        }:
+            names += [ast.literal_eval(e) for e in node.value.elts]  # type: ignore[attr-defined]
+    return tuple(names)
+
+
+ALL_CAPABILITIES = _standin_default_capabilities()

@@ -57,9 +57,17 @@ def png(img: np.ndarray) -> bytes:
     return b"".join(bytes(p) for p in cc.encode(frame))
 
 
+def rgb(frame: Any) -> np.ndarray:
+    """A decoded mirror frame (`studio.device.decoder.Frame`, BGRA rows `stride` bytes apart) as
+    a (height, width, 3) RGB array."""
+    rows = np.frombuffer(frame.data, np.uint8).reshape(frame.height, frame.stride)
+    bgra = rows[:, : 4 * frame.width].reshape(frame.height, frame.width, 4)
+    return bgra[:, :, 2::-1]
+
+
 def mean_color(frame: Any) -> np.ndarray:
-    """The mean RGB of a decoded mirror frame (`studio.device.mirror.Frame`)."""
-    return np.asarray(frame.image).reshape(-1, 3).mean(axis=0)
+    """The mean RGB of a decoded mirror frame."""
+    return rgb(frame).reshape(-1, 3).mean(axis=0)
 
 
 def near(color: np.ndarray, expected: Sequence[int]) -> bool:

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import shlex
 from collections.abc import Callable, Iterator
 
 import pytest
 
-from studio.device.adb import CTRLPROXY_SERVICE, Adb, AdbServer, DeviceState
+from studio.device.adb import (
+    CTRLPROXY_PACKAGE,
+    CTRLPROXY_SERVICE,
+    CTRLPROXY_SERVICE_SHORT,
+    Adb,
+    AdbServer,
+    DeviceState,
+    ctrlproxy_enable_commands,
+    ctrlproxy_enabled,
+)
 from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
 
 
@@ -20,13 +30,14 @@ def android_shell(
     density: str = "Physical density: 420",
     installed: bool = True,
     services: str = f"com.other/.Svc:{CTRLPROXY_SERVICE}",
-    a11y: str = "1",
+    qemu: str = "",
 ) -> Callable[[str], str]:
     """A scripted Android shell answering the commands the probe runs (one per `;`)."""
     props = {
         "ro.product.model": model,
         "ro.build.version.release": release,
         "ro.build.version.sdk": sdk,
+        "ro.kernel.qemu": qemu,
     }
 
     def run(cmdline: str) -> str:
@@ -45,8 +56,6 @@ def android_shell(
                 out.append("package:/data/app/base.apk" if installed else "")
             elif cmd == "settings get secure enabled_accessibility_services":
                 out.append(services)
-            elif cmd == "settings get secure accessibility_enabled":
-                out.append(a11y)
         return "\n".join(out) + "\n"
 
     return run
@@ -71,7 +80,13 @@ def test_lists_every_state_with_model_version_screen_and_density(fake_adb: FakeA
             FakeDevice("gone1", "offline"),
             FakeDevice("noapk1", shell=android_shell(installed=False)),
             FakeDevice("off1", shell=android_shell(services="com.other/.Svc", model="Galaxy")),
-            FakeDevice("a11yoff", shell=android_shell(a11y="0")),
+            FakeDevice("short1", shell=android_shell(services=CTRLPROXY_SERVICE_SHORT)),
+            FakeDevice("emu1", shell=android_shell(model="sdk_gphone64_x86_64")),
+            FakeDevice("emu2", shell=android_shell(qemu="1", model="Pixel 9")),
+            FakeDevice(
+                "plug1", "no permissions (user in plugdev group; are your udev rules wrong?)"
+            ),
+            FakeDevice("auth1", "authorizing"),
             FakeDevice(
                 "override1",
                 shell=android_shell(
@@ -99,7 +114,18 @@ def test_lists_every_state_with_model_version_screen_and_density(fake_adb: FakeA
         in off.detail
     )
     assert "accessibility_enabled 1" in off.detail and "locked" in off.detail
-    assert infos["a11yoff"].state is DeviceState.CTRLPROXY_NOT_ENABLED
+    # either component form counts as enabled (issue 15 point 1; CtrlProxyManager.ts `isEnabled`)
+    assert infos["ready1"].state is DeviceState.READY  # the long form, as Settings writes it
+    assert infos["short1"].state is DeviceState.READY
+    # emulators by ro.kernel.qemu, else the model (CtrlProxyManager.ts `isEmulator`)
+    assert [infos[s].emulator for s in ("ready1", "emu1", "emu2")] == [False, True, True]
+    # adb's state text is split by tab, not by space (issue 15 point 7)
+    plug = infos["plug1"]
+    assert plug.state is DeviceState.UNAVAILABLE
+    assert plug.adb_state == "no permissions (user in plugdev group; are your udev rules wrong?)"
+    # authorizing: the phone shows the prompt, so the user is told to accept it
+    assert infos["auth1"].state is DeviceState.UNAUTHORIZED
+    assert "accept the 'Allow USB debugging?' prompt" in infos["auth1"].detail
     assert infos["override1"].screen_size == (720, 1600) and infos["override1"].density == 280
     assert ready.summary() == "ready1  ready  Pixel 8  Android 14  1080x2400  420dpi"
 
@@ -193,3 +219,27 @@ def test_reprobe_refreshes_a_watched_device_whose_adb_state_did_not_change(
         [("p1", DeviceState.READY)],
         [("p1", DeviceState.READY), ("p2", DeviceState.UNAUTHORIZED)],
     ]
+
+
+@pytest.mark.parametrize(
+    ("services", "enabled", "value"),
+    [
+        ("null", False, CTRLPROXY_SERVICE),
+        ("", False, CTRLPROXY_SERVICE),
+        ("com.other/.Svc", False, f"com.other/.Svc:{CTRLPROXY_SERVICE}"),
+        (CTRLPROXY_SERVICE, True, CTRLPROXY_SERVICE),
+        (
+            f"com.other/.Svc:{CTRLPROXY_SERVICE_SHORT}",
+            True,
+            f"com.other/.Svc:{CTRLPROXY_SERVICE_SHORT}",
+        ),
+        (f"{CTRLPROXY_PACKAGE}x/.Other", False, f"{CTRLPROXY_PACKAGE}x/.Other:{CTRLPROXY_SERVICE}"),
+    ],
+)
+def test_enabled_matches_the_package_and_enabling_never_duplicates(
+    services: str, enabled: bool, value: str
+) -> None:
+    assert ctrlproxy_enabled(services) is enabled
+    put = shlex.split(ctrlproxy_enable_commands("S1", services)[1])
+    assert put[-2:] == ["enabled_accessibility_services", value]
+    assert value.count(f"{CTRLPROXY_PACKAGE}/") == 1  # never a second CtrlProxy entry

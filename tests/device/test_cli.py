@@ -36,6 +36,13 @@ def test_list_prints_each_device_and_what_to_do(
         server.close()
 
 
+def _show(phone: Phone, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seconds: str) -> int:
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(phone.adb.server.port))
+    spec_file = tmp_path / "likes.json"
+    spec_file.write_text(json.dumps(SPEC))
+    return main(["device", "show", str(spec_file), "--serial", phone.serial, "--seconds", seconds])
+
+
 def test_show_puts_the_spec_on_the_phone(
     fresh_phone: Phone,
     start_ctrlproxy: Callable[..., StandIn],
@@ -44,16 +51,30 @@ def test_show_puts_the_spec_on_the_phone(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     start_ctrlproxy()
-    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(fresh_phone.adb.server.port))
-    spec_file = tmp_path / "likes.json"
-    spec_file.write_text(json.dumps(SPEC))
-    assert (
-        main(["device", "show", str(spec_file), "--serial", fresh_phone.serial, "--seconds", "0.3"])
-        == 0
-    )
-    log = [json.loads(line) for line in fresh_phone.read("ctrlproxy.log").splitlines()]
-    assert log[0]["shown"] == SPEC and log[-1] == {"dismissed": "likes"}
-    assert f"showing 'likes' on {fresh_phone.serial}" in capsys.readouterr().err
+    assert _show(fresh_phone, tmp_path, monkeypatch, "0.3") == 0
+    log = fresh_phone.log("ctrlproxy.log")
+    assert [e["shown"] for e in log if "shown" in e] == [SPEC]
+    assert {"dismissed": "likes", "reason": "agent"} in log
+    err = capsys.readouterr().err
+    assert f"showing 'likes' on {fresh_phone.serial}" in err
+    assert err.startswith(
+        "CtrlProxy: prototypes, in-place re-show, appearance"
+    )  # what it advertises
+
+
+def test_show_puts_it_back_after_the_phones_idle_timeout(
+    fresh_phone: Phone,
+    start_ctrlproxy: Callable[..., StandIn],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    start_ctrlproxy(ttl_ms=400)
+    assert _show(fresh_phone, tmp_path, monkeypatch, "1.5") == 0
+    log = fresh_phone.log("ctrlproxy.log")
+    assert len([e for e in log if "shown" in e]) >= 2
+    assert {"dismissed": "likes", "reason": "ttl"} in log
+    assert "dismissed on the phone after 5 idle minutes; shown again" in capsys.readouterr().err
 
 
 def test_show_errors_are_one_line(

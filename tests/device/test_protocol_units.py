@@ -1,37 +1,18 @@
-"""Capability gates, state merging, AutoMobile's video framing over TCP, view-to-device mapping,
-and CtrlProxy request timeouts against a real local WebSocket server."""
+"""Capability gates, state merging, view-to-device mapping, and CtrlProxy request timeouts against
+a real local WebSocket server."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import struct
-import threading
-from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from studio.device import capabilities as caps
 from studio.device.ctrlproxy import CtrlProxyClient, CtrlProxyError, merge_device_state
-from studio.device.mirror import (
-    FLAG_CONFIG,
-    FLAG_KEY,
-    H264_CODEC_ID,
-    Frame,
-    FramedStreamSource,
-    Mirror,
-    MirrorState,
-    Viewport,
-    fit,
-    handshake,
-    parse_packet_header,
-    tcp_connector,
-)
-from tests.device import media
+from studio.device.gestures import Viewport, fit, oriented
 
 BASE: dict[str, Any] = {
     "id": "p",
@@ -50,7 +31,6 @@ def test_plain_spec_needs_only_show() -> None:
 @pytest.mark.parametrize(
     ("extra", "options", "capability", "where"),
     [
-        ({"theme": {"mode": "dark"}}, {}, caps.THEME_MODES, "theme.mode"),
         (
             {"theme": {"colors": {"dark": {"primary": "#FF0000"}}}},
             {},
@@ -112,6 +92,74 @@ def test_each_gate_names_the_place_and_the_capability(
     assert caps.refusals(spec, {"show_prototype", capability}, **options) == []
 
 
+def _gradient(color: object) -> dict[str, Any]:
+    stops = [{"color": "#000000"}, {"color": color}]
+    return {"root": {"type": "box", "style": {"gradient": {"type": "linear", "stops": stops}}}}
+
+
+@pytest.mark.parametrize(
+    ("extra", "where"),
+    [  # prototypeThemeModes.ts `prototypeThemeModeFields`, field by field
+        (_gradient("primary"), "root.style.gradient.stops[1].color"),
+        (_gradient({"light": "#000000", "dark": "#FFFFFF"}), "root.style.gradient.stops[1].color"),
+        (
+            {
+                "root": {
+                    "type": "bottomSheet",
+                    "scrim": "scrim",
+                    "child": {"type": "text", "text": "x"},
+                }
+            },
+            "root.scrim",
+        ),
+        (
+            {
+                "window": {
+                    "placement": {
+                        "type": "fullscreen",
+                        "scrim": {"light": "#000000", "dark": "#111111"},
+                    }
+                }
+            },
+            "window.placement.scrim",
+        ),
+        ({"root": {"type": "image", "asset": {"light": "a", "dark": "b"}}}, "root.asset"),
+        (
+            {
+                "root": {
+                    "type": "column",
+                    "children": [
+                        {
+                            "type": "text",
+                            "text": "x",
+                            "styleWhen": [
+                                {"style": {"background": {"light": "#000000", "dark": "#FFFFFF"}}}
+                            ],
+                        }
+                    ],
+                }
+            },
+            "root.children[0].styleWhen[0].style.background",
+        ),
+    ],
+)
+def test_theme_mode_forms_are_gated_where_automobile_gates_them(
+    extra: dict[str, Any], where: str
+) -> None:
+    reasons = caps.refusals({**BASE, **extra}, {"show_prototype"})
+    assert reasons == [f"{where}: needs {caps.THEME_MODES}, which this device's CtrlProxy lacks"]
+
+
+def test_no_theme_mode_gate_for_theme_mode_alone_or_hex_stops() -> None:
+    for extra in ({"theme": {"mode": "dark"}}, _gradient("#FF0000")):
+        assert caps.refusals({**BASE, **extra}, {"show_prototype"}) == []
+
+
+def test_inspect_is_gated_on_persistence_replay() -> None:
+    assert not caps.can_inspect({"inspect_prototypes"})
+    assert caps.can_inspect({"inspect_prototypes", "prototype_persistence_replay_v1"})
+
+
 def test_data_extension_needs_a_platform_capable_device() -> None:
     spec = {**BASE, "data": {"items": []}}
     assert "data" in caps.refusals(spec, {"show_prototype"})[0]
@@ -124,92 +172,6 @@ def test_merge_keeps_device_values_for_declared_keys_of_the_same_type() -> None:
     merged = merge_device_state(spec, device)
     assert merged["state"] == {"liked": True, "name": "Ann", "count": 7.5, "mode": "a"}
     assert spec["state"]["liked"] is False  # the editor's spec is not touched
-
-
-# ---- AutoMobile video framing over a real TCP socket --------------------------------------------
-
-
-def _framed_stream(packets: list[bytes], width: int, height: int) -> bytes:
-    out = struct.pack(">III", H264_CODEC_ID, width, height)
-    for i, pkt in enumerate(packets):
-        flags = FLAG_KEY if i == 0 else 0
-        sps_end = pkt.find(b"\x00\x00\x00\x01", 4)
-        if i == 0 and sps_end > 0:  # send SPS/PPS as a config packet, as MediaCodec does
-            cfg_end = (
-                pkt.find(b"\x00\x00\x00\x01\x65") if b"\x00\x00\x00\x01\x65" in pkt else len(pkt)
-            )
-            out += struct.pack(">QI", FLAG_CONFIG, cfg_end) + pkt[:cfg_end]
-            pkt = pkt[cfg_end:]
-        out += struct.pack(">QI", flags | (i * 33333), len(pkt)) + pkt
-    return out
-
-
-@pytest.fixture
-def video_server() -> Iterator[tuple[int, list[bytes]]]:
-    """A TCP server playing AutoMobile's video server: checks the hello, sends the stream in 777-byte
-    chunks, then stays open (adb streams have no half-close)."""
-    colors = [media.RED, media.GREEN, media.BLUE]
-    packets = media.encode_h264([media.solid(320, 240, c) for c in colors for _ in range(4)])
-    stream = _framed_stream(packets, 320, 240)
-    hellos: list[bytes] = []
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(1)
-    done = threading.Event()
-
-    def serve_once() -> None:
-        conn, _ = srv.accept()
-        hellos.append(conn.recv(64))
-        for i in range(0, len(stream), 777):
-            conn.sendall(stream[i : i + 777])
-        done.wait(10)
-        conn.close()
-
-    t = threading.Thread(target=serve_once, daemon=True)
-    t.start()
-    yield srv.getsockname()[1], hellos
-    done.set()
-    t.join(5)
-    srv.close()
-
-
-def test_framed_stream_decodes_every_frame(video_server: tuple[int, list[bytes]]) -> None:
-    port, hellos = video_server
-    source = FramedStreamSource(tcp_connector("127.0.0.1", port, handshake("token-12345")))
-    frames: list[Frame] = []
-    got = threading.Event()
-
-    def on_frame(f: Frame) -> None:
-        frames.append(f)
-        if len(frames) == 12:
-            got.set()
-
-    mirror = Mirror([source], on_frame)
-    mirror.start()
-    try:
-        assert got.wait(10), f"{len(frames)} frames, {mirror.status}"
-        assert mirror.status.state is MirrorState.STREAMING
-    finally:
-        mirror.stop()
-    assert hellos == [b"AVMH\x01\x0btoken-12345"]
-    assert source.header is not None and (source.header.width, source.header.height) == (320, 240)
-    means = [f.image.reshape(-1, 3).mean(axis=0) for f in frames]
-    for i, color in enumerate([media.RED] * 4 + [media.GREEN] * 4 + [media.BLUE] * 4):
-        assert np.abs(means[i] - color).max() < 12, (i, means[i])
-    assert [f.pts for f in frames[:2]] == [0, 33333]
-
-
-def test_packet_header_flags() -> None:
-    head = parse_packet_header(struct.pack(">QI", FLAG_CONFIG | FLAG_KEY | 1234, 99))
-    assert (head.config, head.key, head.replayed, head.pts, head.size) == (
-        True,
-        True,
-        False,
-        1234,
-        99,
-    )
-    with pytest.raises(ValueError, match="8..80"):
-        handshake("short")
 
 
 # ---- input mapping --------------------------------------------------------------------------------
@@ -258,3 +220,10 @@ def test_request_timeout_and_connection_loss_are_one_line_errors() -> None:
     assert errors[0] == "show_prototype: no reply from CtrlProxy within 0.2 s"
     assert errors[1].startswith("CtrlProxy")
     assert all("\n" not in e for e in errors)
+
+
+def test_the_device_size_follows_the_frames_orientation() -> None:
+    assert oriented((1080, 2400), (360, 800)) == (1080, 2400)  # portrait frame: as is
+    assert oriented((1080, 2400), (800, 360)) == (2400, 1080)  # landscape: turned
+    assert oriented((2560, 1600), (1280, 800)) == (2560, 1600)  # a landscape tablet, unturned
+    assert oriented((1080, 2400), (500, 500)) == (1080, 2400)  # square: cannot tell, as is

@@ -11,29 +11,50 @@ from typing import Any
 
 import pytest
 
-from studio.device.adb import CTRLPROXY_PACKAGE, DeviceState
+from studio.device.adb import CTRLPROXY_PACKAGE, CTRLPROXY_SERVICE, DeviceState
 from studio.device.ctrlproxy import Asset, DeviceShow, ShowRefused
-from studio.device.mirror import (
-    DeviceInput,
-    Frame,
-    MirrorState,
-    ScreencapSource,
-    ScreenrecordSource,
-    default_sources,
-)
+from studio.device.decoder import Frame
+from studio.device.gestures import DeviceInput
+from studio.device.mirror import MirrorState, default_sources
+from studio.device.sources import ScreencapSource, ScreenrecordSource
 from tests.device import media
 from tests.device.conftest import Phone, StandIn
 
+#: A title over a Like button: on the stand-in's 360x800 screen the column gives each half the
+#: height, so a tap at (180, 600) lands on the button (the only node with actions).
 SPEC: dict[str, Any] = {
     "id": "likes",
     "window": {"placement": {"type": "fullscreen"}},
     "state": {"liked": False, "count": 3},
-    "root": {"type": "column", "children": [{"type": "text", "text": "Hello"}]},
+    "root": {
+        "type": "column",
+        "children": [
+            {"type": "text", "id": "title", "text": "Hello"},
+            {
+                "type": "button",
+                "id": "like",
+                "label": "Like",
+                "onTap": [{"type": "toggle", "key": "liked"}],
+            },
+        ],
+    },
+}
+ON_BUTTON, ON_TITLE = (180, 600), (180, 200)
+#: Two pages; a horizontal swipe across the screen moves the pager.
+PAGER: dict[str, Any] = {
+    "id": "pages",
+    "window": {"placement": {"type": "fullscreen"}},
+    "state": {},
+    "root": {
+        "type": "pager",
+        "id": "p",
+        "children": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}],
+    },
 }
 
 
 def _shown(phone: Phone) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in phone.read("ctrlproxy.log").splitlines() if line.strip()]
+    return phone.log("ctrlproxy.log")
 
 
 def test_lists_the_phone_and_its_ctrlproxy_state(fresh_phone: Phone) -> None:
@@ -49,13 +70,17 @@ def test_lists_the_phone_and_its_ctrlproxy_state(fresh_phone: Phone) -> None:
         return [ready, disabled, enabled, missing, listed]
 
     ready, disabled, enabled, missing, listed = asyncio.run(states())
-    assert ready.state is DeviceState.READY
+    assert ready.state is DeviceState.READY  # the long form Settings writes (point 1)
+    assert not ready.emulator
     assert (ready.model, ready.android_version, ready.sdk) == ("Stand-in Pixel", "14", 34)
     assert ready.screen_size == (360, 800) and ready.density == 320
     assert disabled.state is DeviceState.CTRLPROXY_NOT_ENABLED
     assert "settings put secure accessibility_enabled 1" in disabled.detail
     assert enabled.state is DeviceState.READY
     assert missing.state is DeviceState.CTRLPROXY_MISSING
+    # enabled through adb: the long form, once, whatever was there (CtrlProxyManager.ts)
+    stored = fresh_phone.sh("settings get secure enabled_accessibility_services").strip()
+    assert stored == CTRLPROXY_SERVICE
     assert [i.serial for i in listed] == [fresh_phone.serial]
 
 
@@ -77,9 +102,9 @@ def test_show_tap_event_edit_reshow_with_merged_state_and_dismiss(
             assert "prototype_show_in_place_v1" in show.supported
             reply = await show.show(SPEC)
             assert reply["success"] is True
-            await DeviceInput(fresh_phone.adb, fresh_phone.serial).tap(
-                100, 200
-            )  # the user taps the phone
+            taps = DeviceInput(fresh_phone.adb, fresh_phone.serial)
+            await taps.tap(*ON_TITLE)  # a tap on text: no node with actions, no event
+            await taps.tap(*ON_BUTTON)  # the user taps Like on the phone
             await asyncio.wait_for(got_event.wait(), 5)
             edited = json.loads(json.dumps(SPEC))
             edited["root"]["children"][0]["text"] = "Hello again"
@@ -103,17 +128,17 @@ def test_show_tap_event_edit_reshow_with_merged_state_and_dismiss(
     # what the user changed on the phone survived the edit; the edit's own change won elsewhere
     assert shown[1]["state"] == {"liked": True, "count": 3}
     assert inspected[0]["state"] == {"liked": True, "count": 3}
-    assert log[-1] == {"dismissed": "likes"}  # dismissed on close
+    assert {"dismissed": "likes", "reason": "agent"} in log  # dismissed on close
 
 
 def test_extension_spec_is_refused_with_the_reason(
     fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn]
 ) -> None:
-    start_ctrlproxy(("show_prototype", "inspect_prototypes"))
+    start_ctrlproxy(without=("prototype_theme_modes_v1",))
     spec = {
         **SPEC,
         "requires": {"platform": ["units"]},
-        "theme": {"mode": "dark"},
+        "theme": {"mode": "dark", "colors": {"dark": {"primary": "#FF0000"}}},
     }
 
     async def scenario() -> None:
@@ -126,7 +151,11 @@ def test_extension_spec_is_refused_with_the_reason(
     with pytest.raises(ShowRefused) as err:
         asyncio.run(scenario())
     assert any("prototype_platform_units_v1" in r for r in err.value.reasons)
-    assert any("theme.mode" in r and "prototype_theme_modes_v1" in r for r in err.value.reasons)
+    assert any(
+        r.startswith("theme.colors.dark:") and "prototype_theme_modes_v1" in r
+        for r in err.value.reasons
+    )
+    assert not any("theme.mode" in r for r in err.value.reasons)  # no gate for the mode alone
     assert not any("shown" in e for e in _shown(fresh_phone))  # nothing reached the device
 
 
@@ -142,7 +171,7 @@ def test_mirror_decodes_the_known_frames_from_screenrecord(fresh_phone: Phone) -
     means = [media.mean_color(f) for f in frames]
     for color in want:
         assert any(media.near(m, color) for m in means), f"no {color} frame among {len(frames)}"
-    assert frames[0].image.shape == (800, 360, 3) and frames[0].image.flags["C_CONTIGUOUS"]
+    assert (frames[0].width, frames[0].height) == (360, 800) and frames[0].stride >= 4 * 360
     streaming = [s for s in statuses if s.state is MirrorState.STREAMING]
     assert streaming and streaming[-1].mode == "h264 (screenrecord)" and not streaming[-1].fallback
     assert all(f.latency_ms >= 0 for f in frames) and streaming[-1].latency_ms > 0
@@ -155,6 +184,28 @@ def test_screenrecord_is_restarted_in_segments(fresh_phone: Phone) -> None:
     assert source.segments >= 2
     assert len(fresh_phone.read("screenrecord.log").splitlines()) >= 2
     assert media.near(media.mean_color(frames[0]), media.RED)
+
+
+def test_a_still_screen_shows_its_last_frame(fresh_phone: Phone) -> None:
+    """screenrecord writes nothing while the screen is still: the clip's last frame (blue, the
+    30th) is shown anyway, and the mirror keeps streaming instead of declaring the source dead."""
+    source = ScreenrecordSource(fresh_phone.adb, fresh_phone.serial, first_frame_timeout=3.0)
+    frames, statuses = media.collect_frames([source], lambda fs: len(fs) >= 30)
+    assert len(frames) == 30 and media.near(media.mean_color(frames[-1]), media.BLUE)
+    assert MirrorState.FAILED not in {s.state for s in statuses} and source.segments == 1
+
+
+def test_screenrecord_is_started_again_when_it_exits_at_its_time_limit(fresh_phone: Phone) -> None:
+    fresh_phone.set_prop("screenrecord.limit", "1.5")  # Android's 180 s, shortened
+    source = ScreenrecordSource(fresh_phone.adb, fresh_phone.serial)
+
+    def restarted(frames: list[Frame]) -> bool:
+        return source.segments >= 2 and media.near(media.mean_color(frames[-1]), media.RED)
+
+    frames, statuses = media.collect_frames([source], restarted)
+    assert len(fresh_phone.read("screenrecord.log").splitlines()) >= 2
+    assert len(frames) >= 31  # the first run's 30 frames, then the new run's first (red)
+    assert all(s.state is not MirrorState.FAILED for s in statuses)
 
 
 def test_mirror_falls_back_to_screencap_and_says_so(fresh_phone: Phone) -> None:

@@ -14,32 +14,17 @@ from typing import Any
 
 import pytest
 
-from studio.device.mirror import (
-    Frame,
-    MirrorState,
-    ScreenrecordSource,
-    Source,
-)
+from studio.device.decoder import Frame
+from studio.device.mirror import MirrorState
 from studio.device.scrcpy import ScrcpyServer, ScrcpySource, find_server
+from studio.device.sources import ScreenrecordSource, Source
 from tests.device import media
 from tests.device.conftest import PHONE_SRC, Phone
-
-# Android's app_process runs the dex named by CLASSPATH; on the stand-in phone it runs the
-# stand-in server (a Python program) with the test venv's python.
-APP_PROCESS = f"""#!/bin/sh
-[ "$1" = / ] || {{ echo "usage: app_process / CLASS [ARGS]" >&2; exit 2; }}
-[ "$2" = com.genymobile.scrcpy.Server ] || {{ echo "ERROR: class $2 not found" >&2; exit 1; }}
-shift 2
-exec {sys.executable} "$CLASSPATH" "$@"
-"""
 
 
 @pytest.fixture
 def install_scrcpy(fresh_phone: Phone, tmp_path: Path) -> Iterator[Callable[[str], Path]]:
     """`install(version)`: a scrcpy server of that version on this machine (the stand-in)."""
-    fresh_phone.device.sync.push(
-        APP_PROCESS.encode(), f"{fresh_phone.root}/bin/app_process", mode=0o755
-    )
     fresh_phone.sh(f"mkdir -p {fresh_phone.root}/tmp; rm -f {fresh_phone.root}/scrcpy.log")
     source = (PHONE_SRC / "scrcpy_server_standin.py").read_text()
 
@@ -86,7 +71,7 @@ def _assert_known_frames(frames: list[Frame]) -> None:
     for color in (media.RED, media.GREEN, media.BLUE):
         assert any(media.near(m, color) for m in means), f"no {color} frame among {len(frames)}"
     assert media.near(means[0], media.RED)
-    assert frames[0].image.shape == (800, 360, 3)
+    assert (frames[0].width, frames[0].height) == (360, 800)
 
 
 def test_scrcpy_over_adb_reverse_decodes_the_known_frames(

@@ -13,14 +13,8 @@ from pathlib import Path
 import pytest
 
 from studio.device.adb import Adb, AdbServer
-from studio.device.mirror import (
-    Frame,
-    FramedStreamSource,
-    NoVideo,
-    ScreencapSource,
-    ScreenrecordSource,
-    default_sources,
-)
+from studio.device.decoder import Frame
+from studio.device.mirror import default_sources
 from studio.device.scrcpy import (
     ScrcpyServer,
     ScrcpySource,
@@ -31,6 +25,12 @@ from studio.device.scrcpy import (
     protocol_major,
     server_command,
     version_from_name,
+)
+from studio.device.sources import (
+    FramedStreamSource,
+    NoVideo,
+    ScreencapSource,
+    ScreenrecordSource,
 )
 from tests.device import media
 
@@ -149,7 +149,7 @@ def test_scrcpy3_stream_in_odd_chunks_decodes_to_the_known_colors(
     for i, color in enumerate(colors):
         assert media.near(media.mean_color(frames[i]), color), (i, media.mean_color(frames[i]))
     assert [f.pts for f in frames[:3]] == [0, 33333, 66666]
-    assert frames[0].image.shape == (240, 320, 3)
+    assert (frames[0].width, frames[0].height) == (320, 240)
 
 
 def test_scrcpy4_session_packets_follow_a_rotation(device: FakeDevice) -> None:
@@ -160,7 +160,7 @@ def test_scrcpy4_session_packets_follow_a_rotation(device: FakeDevice) -> None:
     assert reader.header is not None and reader.header.protocol == 4
     assert (reader.header.width, reader.header.height) == (240, 320)
     assert [(s.width, s.height) for s in reader.sessions] == [(320, 240)]
-    assert [f.image.shape[:2] for f in frames] == [(320, 240)] * 3 + [(240, 320)] * 3
+    assert [(f.height, f.width) for f in frames] == [(320, 240)] * 3 + [(240, 320)] * 3
     assert media.near(media.mean_color(frames[0]), media.RED) and media.near(
         media.mean_color(frames[-1]), media.BLUE
     )

@@ -80,7 +80,7 @@ def test_bad_asset_refused(library: Library) -> None:
     with pytest.raises(LibraryError, match="at most 32"):
         library.create("X", spec(), "file", {f"a{i}": png() for i in range(33)})
     assert library.list_entries() == []
-    assert [p.name for p in library.folder.iterdir()] == []
+    assert [p.name for p in library.folder.iterdir()] == ["library.lock"]
 
 
 def test_save_spec_validates_and_updates_modified(library: Library) -> None:

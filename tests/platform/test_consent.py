@@ -15,7 +15,6 @@ from studio.platform.consent import (
     ConsentRequest,
     GrantStore,
     PendingConsent,
-    display_args,
 )
 from studio.platform.paths import consent_grants_path
 
@@ -162,11 +161,3 @@ def test_grant_writes_are_atomic(tmp_path: Path) -> None:
     store = GrantStore(tmp_path / "c.json")
     asyncio.run(store.grant("p", "share.text"))
     assert os.listdir(tmp_path) == ["c.json"]
-
-
-def test_dialog_rows_mask_sensitive_values() -> None:
-    rows = dict(display_args(share_request(text="my secret", sensitive=True)))
-    assert "my secret" not in rows["text"] and "hidden, 9 characters" in rows["text"]
-    rows = dict(display_args(share_request(text="x" * 1000, api_key="abc")))
-    assert "abc" not in rows["api_key"]
-    assert rows["text"].endswith("(1000 characters)") and len(rows["text"]) < 300

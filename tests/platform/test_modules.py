@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from studio.platform.module import CallContext, PlatformError
+from studio.platform.module import CallContext, PlatformCancelled, PlatformError
 from studio.platform.modules.calc import CalcError, evaluate
 from studio.platform.modules.clipboard import MAX_BYTES, MemoryClipboard, truncate_utf8
 from studio.platform.modules.share import FileShareTarget
@@ -164,8 +164,8 @@ def test_share_cancelled_or_unavailable(tmp_path: Path) -> None:
     async def cancel(suggested: str) -> Path | None:
         return None
 
-    result, _ = run("share.text", {"text": "x"}, share_target=FileShareTarget(cancel))
-    assert result == {"shared": False, "bytes": 0}
+    with pytest.raises(PlatformCancelled, match="share.text: cancelled by the user"):
+        run("share.text", {"text": "x"}, share_target=FileShareTarget(cancel))
     with pytest.raises(PlatformError, match="no share target"):
         run("share.text", {"text": "x"})
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from studio.preview.icons import codepoints, glyph
 from studio.preview.scheme import ROLES, build_scheme, resolve_mode, seed_scheme
 
 
@@ -39,13 +38,6 @@ def test_typography_and_shapes() -> None:
     assert scheme.corner("extraLarge") == 28 and scheme.corner(6) == 6
 
 
-def test_icons_by_name_with_fallbacks() -> None:
-    table = codepoints()
-    assert glyph("home") == table["home"]
-    assert glyph("favorite_border") == table["favorite"]  # renamed in Material Symbols
-    assert glyph("definitely_not_an_icon") == table["check_box_outline_blank"]
-
-
 def test_stored_schemes_are_what_the_library_computes_today() -> None:
     # The baseline and the templates' schemes ship as a generated table (no NumPy at start-up);
     # a library upgrade or a template with a new seed fails here until the table is regenerated
@@ -76,7 +68,7 @@ def test_opening_a_template_imports_no_colour_library_or_widgets() -> None:
         "build_scheme({'theme': {'mode': 'dark'}}, 'light')\n"
         "assert font_path().is_file() and glyph('home')\n"
         "print(sorted(m for m in ('numpy', 'PIL', 'material_color_utilities', 'qtpy',"
-        " 'qtmaterialsymbols', 'PySide6.QtWidgets') if m in sys.modules))\n"
+        " 'tkinter_icons_gmi', 'tkinter', 'PySide6.QtWidgets') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -89,7 +89,7 @@ def test_reset_drops_pending_requests(make_runtime: Make) -> None:
 def test_unknown_status_is_refused(make_runtime: Make) -> None:
     rt = make_runtime("platform")
     request = tap_convert(rt)
-    with pytest.raises(ValueError, match="ok, denied, error"):
+    with pytest.raises(ValueError, match="ok, denied, cancelled, error"):
         rt.resolve_platform(request, "maybe")
 
 
@@ -119,8 +119,9 @@ def test_bad_platform_actions_reject_the_whole_list(make_runtime: Make) -> None:
         [{"type": "platform", "call": "convert"}],
     ]
     for actions in bad_lists:
+        before = len(rt.refusals)
         assert rt.run_actions([{"type": "setState", "key": "to", "value": "yd"}, *actions]) == []
-        assert rt.events[-1].kind == "validation_failed", actions
+        assert len(rt.refusals) == before + 1 and rt.refusals[-1].action == 1, actions
     assert rt.state["to"] == "mi" and rt.pending_requests == ()
 
 
@@ -213,10 +214,10 @@ def test_bad_time_and_chips_references_reject_the_whole_list(
     rt = make_runtime(picker_spec())
     call = {"type": "platform", "call": "alarm.set", "args": {"x": arg}, "statusKey": "status"}
     assert rt.run_actions([{"type": "setState", "key": "h", "value": 8}, call]) == []
-    event = rt.events[-1]
-    assert event.kind == "validation_failed"
-    assert "action 1 (platform): argument 'x': " in event.payload["message"]
-    assert message in event.payload["message"]
+    assert rt.events == ()
+    refusal = rt.refusals[-1]
+    assert "action 1 (platform): argument 'x': " in refusal.message
+    assert message in refusal.message
     assert rt.state["h"] == 7 and rt.state["status"] == "idle"
 
 
@@ -225,7 +226,7 @@ def test_time_out_of_range_is_refused(make_runtime: Make) -> None:
     spec["state"]["h"] = 24
     rt = make_runtime(spec)
     assert rt.run_actions([TIME_AND_CHIPS]) == []
-    assert "holds 24, not an integer 0..23" in rt.events[-1].payload["message"]
+    assert "holds 24, not an integer 0..23" in rt.refusals[-1].message
 
 
 def test_platform_event_is_logged_and_notified(

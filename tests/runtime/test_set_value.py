@@ -71,10 +71,10 @@ def test_rejected_writes_raise_log_and_change_nothing(
     assert isinstance(caught.value, StateWriteError)
     assert "\n" not in str(caught.value)
     assert dict(rt.state) == before
-    (event,) = rt.events
-    assert event.kind == "validation_failed"
-    assert event.payload["key"] == key
-    assert fragment in event.payload["message"]
+    assert rt.events == ()  # no event, as on the phone; a studio-only notice instead
+    (refusal,) = rt.refusals
+    assert refusal.key == key and refusal.action is None
+    assert fragment in refusal.message
 
 
 @pytest.mark.parametrize(
@@ -114,8 +114,8 @@ def test_actions_do_not_clamp_slider_values(make_runtime: Make) -> None:
     rt = make_runtime("controls")
     rt.run_actions([{"type": "increment", "key": "volume", "by": 6}])
     assert rt.value("volume") == 5
-    assert rt.events[-1].kind == "validation_failed"
-    assert "at most 10" in rt.events[-1].payload["message"]
+    assert rt.events == ()
+    assert "at most 10" in rt.refusals[-1].message
     rt.run_actions([{"type": "setState", "key": "birthday", "value": "2001-13-01"}])
     assert rt.value("birthday") == "2000-01-31"
 
@@ -126,12 +126,12 @@ def test_set_page_clamps_and_rejects_unknown_pagers(make_runtime: Make) -> None:
     assert rt.pages["main"] == 2
     rt.set_page("main", -3)
     assert rt.pages["main"] == 0
-    assert [e.payload for e in rt.events] == [
-        {"pager": "main", "page": 2},
-        {"pager": "main", "page": 0},
+    assert [(e.kind, e.name, e.payload, e.pages["main"]) for e in rt.events] == [
+        ("page_changed", None, None, 2),
+        ("page_changed", None, None, 0),
     ]
     rt.set_page("main", 0)
     assert len(rt.events) == 2
     with pytest.raises(ValueError, match="unknown pager"):
         rt.set_page("nope", 1)
-    assert rt.events[-1].kind == "validation_failed"
+    assert len(rt.events) == 2

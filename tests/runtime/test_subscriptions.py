@@ -44,8 +44,8 @@ def test_emit_only_and_page_only_lists_notify_with_their_event(
     rt.subscribe(changes.append)
     rt.run_actions([{"type": "emit", "name": "ping"}])
     rt.set_page("inner", 1)
-    assert [(c.keys, c.pagers, c.event.name if c.event else None) for c in changes] == [
-        (frozenset(), frozenset(), "ping"),
+    assert [(c.keys, c.pagers, c.event.kind if c.event else None) for c in changes] == [
+        (frozenset(), frozenset(), "emit"),
         (frozenset(), frozenset({"inner"}), "page_changed"),
     ]
 
@@ -58,11 +58,9 @@ def test_rejected_write_notifies_the_key_so_controls_revert(
     with pytest.raises(ValueError):
         rt.set_value("tab", -2)
     (change,) = changes
-    assert (
-        change.keys == {"tab"}
-        and change.event is not None
-        and change.event.kind == "validation_failed"
-    )
+    assert change.keys == {"tab"} and change.event is None  # no event, as on the phone
+    assert change.refusal is not None and change.refusal is rt.refusals[-1]
+    assert change.refusal.key == "tab" and "at least 0" in change.refusal.message
 
 
 def test_no_change_no_notice_and_unsubscribe(make_runtime: Make, changes: list[Change]) -> None:

@@ -200,8 +200,9 @@ def test_corpus_all_nodes_tap_is_rejected_whole(conformance_dir: Path) -> None:
     rt = Runtime(json.loads(path.read_text(encoding="utf-8")))
     text = rt.spec["root"]["children"][1]["children"][0]["children"][0]["child"]
     assert rt.run_actions(text["onTap"]) == []
-    (event,) = rt.events
-    assert event.kind == "validation_failed" and event.payload["action"] == 7
-    assert event.payload["key"] == "selected" and "integer" in event.payload["message"]
+    assert rt.events == ()
+    (refusal,) = rt.refusals
+    assert refusal.action == 7
+    assert refusal.key == "selected" and "integer" in refusal.message
     assert rt.state["open"] is False and rt.state["selected"] == 0 and rt.active
     assert rt.bind_text(text["text"], pager="variants") == "Page 1 / 2; Prototype"

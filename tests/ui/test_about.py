@@ -52,7 +52,7 @@ def test_help_about_shows_the_version_and_the_bundled_licences(
         for i in range(dialog.components.topLevelItemCount())
     ]
     assert names[0] == "proto-studio"
-    assert {"Qt", "FFmpeg", "Python", "Material Symbols (icon font)", "av", "httpx"} <= set(names)
+    assert {"Qt", "FFmpeg", "Python", "Material Icons (icon fonts)", "av", "httpx"} <= set(names)
     assert "pytest" not in names  # only what the studio requires, not its test tools
 
     def show(name: str) -> None:
@@ -72,7 +72,7 @@ def test_help_about_shows_the_version_and_the_bundled_licences(
     assert "GPL" in ffmpeg.licence and "--enable-" in ffmpeg.note
     assert "ffmpeg.org/releases" in dialog.details.text()
 
-    show("Material Symbols (icon font)")
+    show("Material Icons (icon fonts)")
     assert "Apache License" in dialog.text.toPlainText()
 
     show("httpx")

@@ -23,24 +23,19 @@ from studio.device.adb import CTRLPROXY_SERVICE, Adb, AdbServer, ctrlproxy_enabl
 from studio.device.mirror import MirrorState
 from studio.library.store import Library
 from studio.ui.controller import StudioController
-from studio.ui.devices import BUILTIN, DeviceManager
+from studio.ui.device_picker import ADB_PROBLEM
+from studio.ui.devices import BUILTIN, NO_PHONE, NO_PHONE_LABEL, DeviceManager
 from studio.ui.main_window import MainWindow
 from studio.ui.preview_pane import PreviewPane
 from studio.ui.settings import UiSettings
 from tests.device import media
 from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
-from tests.device.fixtures import ALL_CAPABILITIES, Phone, StandIn
+from tests.device.fixtures import Phone, StandIn
 from tests.device.test_adb_listing import android_shell
+from tests.device.test_real_adb import SPEC
 from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
-
-SPEC: dict[str, Any] = {
-    "id": "likes",
-    "window": {"placement": {"type": "fullscreen"}},
-    "state": {"liked": False, "count": 3},
-    "root": {"type": "column", "children": [{"type": "text", "id": "title", "text": "Hello"}]},
-}
 
 
 def wait_until(
@@ -68,6 +63,7 @@ def fake_adb() -> Iterator[FakeAdbServer]:
             FakeDevice("gone1", "offline"),
             FakeDevice("noapk1", shell=android_shell(installed=False)),
             FakeDevice("off1", shell=android_shell(services="com.other/.Svc", model="Galaxy")),
+            FakeDevice("emu1", shell=android_shell(services="null", model="sdk_gphone64_x86_64")),
         ]
     )
     yield server
@@ -91,7 +87,7 @@ def test_picker_lists_every_device_with_its_state_and_follows_adb(
     qloop: asyncio.AbstractEventLoop, devices: DeviceManager, fake_adb: FakeAdbServer
 ) -> None:
     picker = devices.picker
-    wait_until(qloop, lambda: picker.count() == 6)
+    wait_until(qloop, lambda: picker.count() == 7)
     assert picker.labels() == [
         "Built-in preview",
         "Pixel 8 (ready1) · ready",
@@ -99,6 +95,7 @@ def test_picker_lists_every_device_with_its_state_and_follows_adb(
         "gone1 · offline",
         "Pixel 8 (noapk1) · CtrlProxy missing",
         "Galaxy (off1) · not enabled",
+        "sdk_gphone64_x86_64 (emu1) · not enabled",
     ]
     assert picker.current_serial() == BUILTIN
     assert "USB debugging" in picker.itemData(2, Qt.ItemDataRole.ToolTipRole)
@@ -106,19 +103,24 @@ def test_picker_lists_every_device_with_its_state_and_follows_adb(
     fake_adb.set_devices([FakeDevice("locked1", shell=android_shell(model="Pixel 7"))])
     wait_until(qloop, lambda: picker.count() == 2)
     assert picker.labels() == ["Built-in preview", "Pixel 7 (locked1) · ready"]
+    fake_adb.set_devices([FakeDevice("locked1", "authorizing")])  # the prompt is on the phone
+    wait_until(qloop, lambda: "locked1 · accept the prompt on the phone" in picker.labels())
 
 
 def test_not_ready_devices_show_guidance_with_the_adb_commands(
     qloop: asyncio.AbstractEventLoop, devices: DeviceManager, fake_adb: FakeAdbServer
 ) -> None:
     picker, page, pane = devices.picker, devices.page, devices.pane
-    wait_until(qloop, lambda: picker.count() == 6)
+    wait_until(qloop, lambda: picker.count() == 7)
     guidance = page.guidance
 
     picker.choose("off1")
     assert pane.centre.currentWidget() is page and not guidance.isHidden()
     assert guidance.title.text() == "CtrlProxy is not enabled on Galaxy"
-    assert "locked device does not bind" in guidance.detail.text()
+    # a physical phone: its user turns the service on in Settings (AutoMobile's rule)
+    assert "Settings > Accessibility > AutoMobile CtrlProxy" in guidance.detail.text()
+    assert "a locked phone does not start the service" in guidance.detail.text()
+    assert guidance.enable_button.isHidden() and guidance.install_button.isHidden()
     # the commands keep the accessibility services already enabled (read from the device)
     wait_until(qloop, lambda: "(reading the device…)" not in guidance.command_lines())
     assert guidance.command_lines() == ctrlproxy_enable_commands("off1", "com.other/.Svc")
@@ -126,7 +128,6 @@ def test_not_ready_devices_show_guidance_with_the_adb_commands(
         f"settings put secure enabled_accessibility_services com.other/.Svc:{CTRLPROXY_SERVICE}"
         in guidance.command_lines()[1]
     )
-    assert not guidance.enable_button.isHidden()
     guidance.copy_button.click()
     assert QGuiApplication.clipboard().text().splitlines() == guidance.command_lines()
     assert not pane.device_combo.isEnabled()  # the built-in preview's controls are off
@@ -136,7 +137,18 @@ def test_not_ready_devices_show_guidance_with_the_adb_commands(
     assert "adb -s locked1 reconnect" in guidance.command_lines()
     assert guidance.enable_button.isHidden()
     picker.choose("noapk1")
-    assert "pm path dev.jasonpearson.automobile.ctrlproxy" in guidance.command_lines()[0]
+    assert guidance.command_lines()[0].startswith(
+        "adb -s noapk1 install -r -d control-proxy-debug.apk"
+    )
+    assert not guidance.install_button.isHidden()
+    # no pinned CtrlProxy with prototypes yet (docs/devices.md): it says so instead of downloading
+    guidance.install_button.click()
+    assert not guidance.download.isHidden() and guidance.download.button.isHidden()
+    assert "No CtrlProxy with prototype support is pinned" in guidance.download.label.text()
+    picker.choose("emu1")  # an emulator: enabling through settings is offered
+    wait_until(qloop, lambda: "(reading the device…)" not in guidance.command_lines())
+    assert not guidance.enable_button.isHidden()
+    assert "On an emulator the studio can turn it on" in guidance.detail.text()
 
     picker.choose(BUILTIN)
     assert pane.centre.currentWidget() is pane.placeholder and pane.device_combo.isEnabled()
@@ -146,7 +158,7 @@ def test_retry_probes_again_and_a_ready_device_that_cannot_be_reached_says_why(
     qloop: asyncio.AbstractEventLoop, devices: DeviceManager, fake_adb: FakeAdbServer
 ) -> None:
     picker, guidance = devices.picker, devices.page.guidance
-    wait_until(qloop, lambda: picker.count() == 6)
+    wait_until(qloop, lambda: picker.count() == 7)
     picker.choose("off1")
     # the user enables the service in Settings; adb sees no change, so they press Retry
     fake_adb.devices[4].shell = android_shell(model="Galaxy")
@@ -157,7 +169,7 @@ def test_retry_probes_again_and_a_ready_device_that_cannot_be_reached_says_why(
     # this fake adb refuses `forward`, so CtrlProxy is unreachable: the locked-phone guidance
     wait_until(qloop, lambda: guidance.title.text() == "CtrlProxy on Galaxy did not answer")
     assert "adb -s off1 shell input keyevent KEYCODE_WAKEUP" in guidance.command_lines()
-    assert "locked device does not bind" in guidance.detail.text()
+    assert "a locked phone does not bind" in guidance.detail.text()
 
 
 def test_unplugging_the_chosen_device_goes_back_to_the_built_in_preview(
@@ -166,7 +178,7 @@ def test_unplugging_the_chosen_device_goes_back_to_the_built_in_preview(
     picker, pane = devices.picker, devices.pane
     errors: list[str] = []
     devices.errorMessage.connect(errors.append)
-    wait_until(qloop, lambda: picker.count() == 6)
+    wait_until(qloop, lambda: picker.count() == 7)
     picker.choose("ready1")
     session = devices.session
     assert session is not None and pane.centre.currentWidget() is devices.page
@@ -178,7 +190,7 @@ def test_unplugging_the_chosen_device_goes_back_to_the_built_in_preview(
         lambda: session.mirror is not None and session.mirror.status.state is MirrorState.FAILED,
     )
     fake_adb.set_devices([])  # the cable is pulled
-    wait_until(qloop, lambda: picker.count() == 1)
+    wait_until(qloop, lambda: picker.labels() == ["Built-in preview", "No phone found"])
     qloop.run_until_complete(devices.idle())
     assert devices.session is None and picker.current_serial() == BUILTIN
     assert pane.centre.currentWidget() is pane.placeholder
@@ -186,15 +198,75 @@ def test_unplugging_the_chosen_device_goes_back_to_the_built_in_preview(
     assert session.mirror is not None and session.mirror.status.state is MirrorState.STOPPED
 
 
+def test_no_phone_says_so_with_the_steps_and_refresh_asks_adb_again(
+    qloop: asyncio.AbstractEventLoop, devices: DeviceManager, fake_adb: FakeAdbServer
+) -> None:
+    """Issue 14: with no phone the picker says "No phone found", with the steps and Refresh."""
+    picker, guidance = devices.picker, devices.page.guidance
+    wait_until(qloop, lambda: picker.count() == 7)  # probed (a probe of an unplugged phone
+    fake_adb.set_devices([])  # makes adbutils leak its socket)
+    wait_until(qloop, lambda: picker.labels() == ["Built-in preview", NO_PHONE_LABEL])
+    picker.choose(NO_PHONE)
+    assert devices.pane.centre.currentWidget() is devices.page and not guidance.isHidden()
+    assert guidance.title.text() == "No phone found"
+    wait_until(qloop, lambda: "looking it up" not in guidance.detail.text())
+    steps = guidance.detail.text()
+    for step in ("USB debugging", "Allow USB debugging?", "emulator", "adb in use:"):
+        assert step in steps
+    assert f"server 127.0.0.1:{fake_adb.port}" in steps  # where adb is
+    assert guidance.retry_button.text() == "Refresh"
+    watches = fake_adb.commands.count("host:track-devices")
+    guidance.retry_button.click()  # Refresh: adb is asked again
+    wait_until(qloop, lambda: fake_adb.commands.count("host:track-devices") > watches)
+    fake_adb.set_devices([FakeDevice("p1", shell=android_shell())])  # plugged in
+    wait_until(qloop, lambda: "Pixel 8 (p1) · ready" in picker.labels())
+    assert NO_PHONE_LABEL not in picker.labels()
+
+
+def test_without_adb_the_picker_says_how_to_get_it(
+    qloop: asyncio.AbstractEventLoop, qtbot: Any
+) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    pane = PreviewPane(deferred=True)
+    qtbot.addWidget(pane)
+    # a server that is not local and does not answer: never started, never reached
+    manager = DeviceManager(pane, Adb(AdbServer(host="10.255.255.1", port=port)), pane)
+    errors: list[str] = []
+    manager.errorMessage.connect(errors.append)
+    manager.start()
+    try:
+        wait_until(qloop, lambda: "adb unavailable" in manager.picker.labels(), timeout=15)
+        manager.picker.choose(ADB_PROBLEM)
+        guidance = manager.page.guidance
+        assert guidance.title.text() == "adb is not available"
+        text = guidance.detail.text()
+        assert "not reachable" in text and "platform-tools" in text
+        assert "sudo apt install adb" in text and "brew install android-platform-tools" in text
+        assert guidance.retry_button.text() == "Refresh"
+        assert errors and errors[0].startswith("Devices: adb server 10.255.255.1")
+    finally:
+        qloop.run_until_complete(manager.aclose())
+
+
 # ---- end to end: a real adb server and adbd with the phone's stand-ins --------------------------
 
 
 def _ctrlproxy_log(phone: Phone) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in phone.read("ctrlproxy.log").splitlines() if line.strip()]
+    return [
+        e for e in phone.log("ctrlproxy.log") if "shown" in e or "asset" in e or "dismissed" in e
+    ]
 
 
 def _shown(phone: Phone) -> list[dict[str, Any]]:
     return [e["shown"] for e in _ctrlproxy_log(phone) if "shown" in e]
+
+
+def _dismissals(phone: Phone) -> list[Any]:
+    return [e for e in _ctrlproxy_log(phone) if "dismissed" in e]
 
 
 def _mean(image: np.ndarray) -> np.ndarray:
@@ -274,7 +346,7 @@ def test_phone_shows_mirrors_taps_reshows_edits_and_dismisses(
     # the mirror shows the phone's screen: screenrecord's known frames end on blue
     def blue() -> bool:
         frame = view.frame
-        return frame is not None and np.abs(_mean(frame.image) - media.BLUE).max() < 12
+        return frame is not None and media.near(media.mean_color(frame), media.BLUE)
 
     wait_until(loop, blue)
     wait_until(loop, lambda: view.status.state is MirrorState.STREAMING and view.status.fps > 0)
@@ -282,15 +354,19 @@ def test_phone_shows_mirrors_taps_reshows_edits_and_dismisses(
     assert abs(rect.width() / rect.height() - 360 / 800) < 0.01
     assert "fps" in view.overlay_text() and view.notice_text() == ""
     assert view.status.mode == "h264 (screenrecord)"
+    # what the connected CtrlProxy advertises
+    line = devices.page.capabilities.text()
+    assert line.startswith("CtrlProxy: prototypes, in-place re-show, appearance, theme modes")
+    assert "prototype_persistence_replay_v1" in devices.page.capabilities.toolTip()
 
-    # a click on the mirror taps the phone; the prototype's event reaches the event log
-    centre = QPoint(int(rect.center().x()), int(rect.center().y()))
-    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=centre)
+    # a click on the mirror's Like button (the lower half) taps the phone; its event is logged
+    at = QPoint(int(rect.center().x()), int(rect.y() + rect.height() * 0.75))
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=at)
     wait_until(loop, lambda: any(line.startswith("device: ") for line in pane.log_lines()))
     viewport = view.viewport()
     assert viewport is not None
-    x, y = viewport.to_device(centre.x(), centre.y()) or (-1, -1)
-    assert abs(x - 180) <= 2 and abs(y - 400) <= 2  # the middle of the 360x800 screen
+    x, y = viewport.to_device(at.x(), at.y()) or (-1, -1)
+    assert abs(x - 180) <= 2 and abs(y - 600) <= 2  # on the 360x800 screen
     assert fresh_phone.read("taps.log").splitlines() == [f"tap {x} {y}"]
     assert pane.log_lines()[-1] == 'device: #1 emit change {"key": "liked", "value": true}'
 
@@ -314,12 +390,12 @@ def test_phone_shows_mirrors_taps_reshows_edits_and_dismisses(
     document.undo()  # undo is re-shown too
     wait_until(loop, lambda: session.shows == 3)
     assert _shown(fresh_phone)[2]["root"]["children"][0]["text"] == "Hello"
-    assert not any("dismissed" in e for e in _ctrlproxy_log(fresh_phone))  # in place, no restart
+    assert _dismissals(fresh_phone) == []  # in place, no restart
 
     # back to the built-in preview: dismissed on the phone, mirror stopped
     devices.picker.choose(BUILTIN)
     loop.run_until_complete(devices.idle())
-    assert _ctrlproxy_log(fresh_phone)[-1] == {"dismissed": "likes"}
+    assert {"dismissed": "likes", "reason": "agent"} in _ctrlproxy_log(fresh_phone)
     assert devices.session is None and session.mirror is not None
     assert session.mirror.status.state is MirrorState.STOPPED
     assert pane.centre.currentWidget() is pane.preview and pane.device_combo.isEnabled()
@@ -328,7 +404,7 @@ def test_phone_shows_mirrors_taps_reshows_edits_and_dismisses(
 def test_a_spec_with_studio_extensions_is_refused_with_the_place(
     phone_studio: Studio, fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn]
 ) -> None:
-    start_ctrlproxy(("show_prototype", "inspect_prototypes"))  # an older CtrlProxy
+    start_ctrlproxy(without=("prototype_platform_test_v1",))  # no studio platform modules
     studio, loop = phone_studio, phone_studio.loop
     devices = studio.window.devices
     wait_until(loop, lambda: fresh_phone.serial in devices.picker.devices)
@@ -414,6 +490,7 @@ def test_enable_with_adb_turns_a_disabled_ctrlproxy_on_and_shows(
 ) -> None:
     start_ctrlproxy()
     fresh_phone.sh("settings put secure enabled_accessibility_services com.other/.Svc")
+    fresh_phone.set_prop("ro.kernel.qemu", "1")  # an emulator: AutoMobile enables it itself
     serial = fresh_phone.serial
     with studio_on(fresh_phone, qloop, tmp_path / "home") as studio:
         devices = studio.window.devices
@@ -495,15 +572,14 @@ def test_the_theme_choice_is_sent_as_appearance_and_reshown_in_place(
     pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("system"))
     wait_until(loop, lambda: session.shows == 3)
     assert appearances() == ["dark", "light", "device"]  # System: the device's own theme
-    assert not any("dismissed" in e for e in _ctrlproxy_log(fresh_phone))  # in place
+    assert _dismissals(fresh_phone) == []  # in place
     assert "Re-shown 'likes'" in studio.status
 
 
 def test_a_device_without_appearance_follows_its_own_theme_and_says_so_once(
     phone_studio: Studio, fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn]
 ) -> None:
-    older = tuple(c for c in ALL_CAPABILITIES if c != "prototype_appearance_v1")
-    start_ctrlproxy(older)
+    start_ctrlproxy(without=("prototype_appearance_v1",))
     studio, loop = phone_studio, phone_studio.loop
     devices, pane = studio.window.devices, studio.window.preview_pane
     messages: list[str] = []

@@ -8,12 +8,14 @@ import threading
 import time
 from collections.abc import Iterator
 
-import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from studio.device.adb import Adb, AdbServer
-from studio.device.mirror import DeviceInput, Frame, FrameSink, Mirror, MirrorState, MirrorStatus
+from studio.device.decoder import Frame
+from studio.device.gestures import DeviceInput
+from studio.device.mirror import Mirror, MirrorState, MirrorStatus
+from studio.device.sources import FrameSink
 from studio.ui.mirror import MirrorView
 from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
 
@@ -26,13 +28,17 @@ class FakeSource:
     mode = "h264 (fake)"
 
     def __init__(self, width: int, height: int, color: tuple[int, int, int]):
-        self.image = np.empty((height, width, 3), np.uint8)
-        self.image[:] = color
+        r, g, b = color
+        self.width, self.height = width, height
+        self.pixels = bytes([b, g, r, 255]) * (width * height)  # BGRA, as the decoder gives
 
     def run(self, sink: FrameSink, stop: threading.Event) -> None:
         while not stop.is_set():
             received = time.perf_counter()
-            sink(Frame(self.image.copy(), received, time.perf_counter()))
+            data = memoryview(self.pixels)
+            sink(
+                Frame(data, self.width, self.height, 4 * self.width, received, time.perf_counter())
+            )
             stop.wait(0.01)
 
     def interrupt(self) -> None:
@@ -121,3 +127,27 @@ def test_click_taps_and_drag_swipes_in_device_pixels(
             qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(20, 200))
     finally:
         server.close()
+
+
+def test_in_landscape_taps_are_mapped_to_the_rotated_screen(
+    qtbot, view: MirrorView, qloop: asyncio.AbstractEventLoop
+) -> None:  # type: ignore[no-untyped-def]
+    """A landscape frame of a portrait phone: `input tap` takes the rotated display's
+    coordinates, so the phone's 1080x2400 becomes 2400x1080 for the mapping."""
+    landscape = Mirror([FakeSource(800, 360, RED)], view.frame_sink, view.status_sink)
+    landscape.start()
+    try:
+        view.resize(800, 400)
+        view.set_device_size(1080, 2400)  # what `wm size` reports, whatever the rotation
+        qtbot.waitUntil(lambda: view.frame is not None, timeout=5000)
+        rect = view.image_rect()
+        assert abs(rect.width() / rect.height() - 800 / 360) < 0.01  # the picture turned
+        with qtbot.waitSignal(view.tapped, timeout=2000) as tap:
+            qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(400, 200))
+        assert tap.args == [1200, 540]  # the middle of the rotated 2400x1080 display
+        x, y = rect.x() + rect.width() - 1, rect.y() + 1
+        with qtbot.waitSignal(view.tapped, timeout=2000) as corner:
+            qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(int(x), int(y)))
+        assert corner.args[0] > 2390 and corner.args[1] < 10  # top right of the landscape screen
+    finally:
+        landscape.stop()

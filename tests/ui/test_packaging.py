@@ -328,6 +328,8 @@ def test_build_writes_a_checked_deb_and_tarball(
         "./opt/proto-studio/_internal/resources/templates/index.json",
         "./opt/proto-studio/_internal/resources/licenses/LGPL-3.0.txt",
         "./opt/proto-studio/_internal/build-info.json",
+        "./opt/proto-studio/_internal/tkinter_icons_gmi/fonts/MaterialIcons-Regular.ttf",
+        "./opt/proto-studio/_internal/tkinter_icons_gmi/fonts/MaterialIconsOutlined-Regular.otf",
         "./usr/bin/proto-studio -> /opt/proto-studio/proto-studio",
         "./usr/share/applications/proto-studio.desktop",
         "./usr/share/mime/packages/proto-studio.xml",

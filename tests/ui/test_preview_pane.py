@@ -122,3 +122,23 @@ def test_deferred_preview_keeps_choices_made_before_it_exists(qtbot: Any) -> Non
     ) == DEVICE_SIZES[2][1:]
     assert controller.property("dark") and controller.property("editMode")
     assert pane.placeholder.isHidden()
+
+
+def test_the_log_shows_the_phones_appearance_event_and_refusals_as_studio_lines(
+    pane: PreviewPane, qtbot: Any
+) -> None:
+    """The device theme switch stands for the phone's night mode: flipping it sends
+    `appearance_changed {mode, source}` (PrototypeController.kt `syncAppearance`) and the log
+    shows it without a name, as the phone sends it. A refused write is no event on the phone
+    (RT `plannedWrites`), so the log shows a studio-only "refused:" line instead."""
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("light"))
+    pane.event_log.clear()
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("dark"))
+    qtbot.waitUntil(lambda: len(pane.log_lines()) == 1)
+    assert pane.log_lines()[0].endswith('appearance_changed {"mode": "dark", "source": "system"}')
+    runtime = pane.preview.runtime
+    assert runtime is not None
+    runtime.run_actions([{"type": "setState", "key": "count", "value": "many"}])
+    qtbot.waitUntil(lambda: len(pane.log_lines()) == 2)
+    assert pane.log_lines()[1].startswith("refused: action 0 (setState)")
+    assert [e.kind for e in runtime.events] == ["appearance_changed"]

@@ -318,10 +318,10 @@ def _run(
         asked.append(
             {
                 "title": dialog.windowTitle(),
-                "top_level": dialog.isWindow() and dialog.parent() is None,
+                "top_level": dialog.isWindow(),
                 "modal": dialog.isModal(),
                 "inside_window": studio.window.isAncestorOf(dialog),
-                "text": dialog.argument_labels["text"].text(),
+                "text": dialog.argument_fields["text"].toPlainText(),
                 "where": dialog.frameGeometry(),
                 "preview": QRect(preview.mapToGlobal(QPoint(0, 0)), preview.size()),
             }
@@ -334,7 +334,7 @@ def _run(
     assert len(asked) == 1 and platform.target.calls == []  # Deny: nothing was shared
     first = asked[0]
     assert first["title"] == "Allow share.text?"
-    assert first["top_level"] and not first["modal"] and not first["inside_window"]
+    assert first["top_level"] and first["modal"] and not first["inside_window"]
     assert first["text"] == "120"  # what would be shared, shown to the user
     assert first["preview"].isValid() and first["where"].isValid()
     assert not first["where"].intersects(first["preview"]), (first["where"], first["preview"])
@@ -357,7 +357,7 @@ def test_the_studio_root_places_consent_dialogs_beside_the_preview(
 
     qapp.setQuitOnLastWindowClosed(False)
     studio = build_studio(qloop, qtbot, tmp_path / "home")
-    services = PlatformServices(place_dialog=studio.window.keep_outside_preview)
+    services = PlatformServices(studio.window)
     try:
         broker = services.broker()
         consent_ui = services._built[2]  # type: ignore[index]

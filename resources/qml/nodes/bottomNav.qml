@@ -1,4 +1,5 @@
-// bottomNav: Material 3 navigation bar (2..5 items with an active indicator pill).
+// bottomNav: Material 3 navigation bar (2..5 items with an active indicator pill); a tap selects
+// the item's page or index, then runs onTap (SC `RenderPrototypeNavigation`, RT `Select`).
 import QtQuick
 import ".."
 
@@ -30,23 +31,10 @@ Rectangle {
                     y: 12
                     width: 64; height: 32; radius: 16
                     color: cell.current ? preview.colors.secondaryContainer : "transparent"
-                    MIcon {
+                    NavVisual {
                         anchors.centerIn: parent
-                        visible: !!cell.modelData.icon
-                        name: cell.modelData.icon || ""
+                        item: cell.modelData
                         color: cell.current ? preview.colors.onSecondaryContainer : preview.colors.onSurfaceVariant
-                    }
-                    Image {
-                        anchors.centerIn: parent
-                        visible: !!cell.modelData.image && source != ""
-                        source: cell.modelData.image ? preview.asset(cell.modelData.image) : ""
-                        width: 24; height: 24
-                    }
-                    Rectangle {
-                        anchors.centerIn: parent
-                        visible: !!cell.modelData.image && preview.asset(cell.modelData.image) === ""
-                        width: 24; height: 24; radius: 4
-                        color: preview.colors.surfaceContainerHighest
                     }
                 }
                 RoleText {
@@ -58,11 +46,7 @@ Rectangle {
                 }
                 MouseArea {
                     anchors.fill: parent
-                    onClicked: {
-                        if (d.p.pager) preview.setPage(d.p.pager, cell.index);
-                        else preview.setValue(d.n, d.p.stateKey, cell.index);
-                        preview.tap(d.n, "");
-                    }
+                    onClicked: preview.select(d.n, cell.index)  // RT `Select`
                 }
             }
         }

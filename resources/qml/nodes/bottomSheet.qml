@@ -1,5 +1,13 @@
-// bottomSheet: a modal sheet over a scrim at its first detent (half, full or dp), drag handle;
-// dragging the handle moves between detents, and down past the lowest one dismisses it.
+// bottomSheet: an in-window modal sheet, open while its openWhen holds (SC `RenderPrototypeSheet`).
+// Scrim: the authored `scrim`, else the scheme's scrim at 0.4 (TH `prototypeSheetScrimFallback`,
+// `prototypeResolveScrim`: the `scrim` role is drawn at 0.4 too); any tap on it closes the sheet
+// (`.clickable { SheetDismiss }`), whatever `dismissOnSwipe` says. The sheet: full width at the
+// bottom, square, `surface` unless the node paints its own background; an optional drag handle
+// (32 x 4 dp, onSurfaceVariant, 2 dp corners, 8 dp padding: TH `prototypeHandleColor`); then the
+// child. It opens at its first detent (RT `prototypeSheetHeights`: half = window / 2, full = the
+// window's height, dp capped at it). The whole sheet drags; on release it settles on the detent
+// nearest to where it was dropped, or closes when dropped below half the smallest detent and
+// `dismissOnSwipe` allows it (RT `settlePrototypeSheet`). A tap on the body runs its onTap.
 import QtQuick
 import ".."
 
@@ -8,78 +16,90 @@ Item {
     implicitHeight: 0
     Overlay {
         id: layer
-        property int detent: 0
-        readonly property var detents: d.p.detents || ["half"]
-        function heightOf(i) {
-            var v = detents[Math.max(0, Math.min(i, detents.length - 1))];
-            if (v === "full") return layer.height - 24;
-            if (v === "half") return layer.height / 2;
-            return Math.min(layer.height - 24, v.dp || layer.height / 2);
+        readonly property var detents: d.p.detents && d.p.detents.length ? d.p.detents : ["half"]
+        readonly property var heights: {
+            var out = [];
+            for (var i = 0; i < detents.length; ++i) {
+                var v = detents[i];
+                out.push(v === "full" ? layer.height : v === "half" ? layer.height / 2
+                    : Math.min(layer.height, (v && v.dp) || layer.height / 2));
+            }
+            return out;
         }
-        onOpenChanged: detent = 0
+        property real settled: heights.length ? heights[0] : height / 2
+        property real drag: 0
+        onOpenChanged: { settled = heights.length ? heights[0] : height / 2; drag = 0; }
+        onHeightsChanged: if (!dragger.active) settled = heights.length ? heights[0] : height / 2
+        function settle(dragged) {
+            // RT `settlePrototypeSheet`: positive drag is downward
+            var desired = settled - dragged;
+            var smallest = Math.min.apply(null, heights);
+            if (d.p.dismissOnSwipe !== false && desired < smallest / 2) return -1;
+            var best = heights[0];
+            for (var i = 1; i < heights.length; ++i)
+                if (Math.abs(heights[i] - desired) < Math.abs(best - desired)) best = heights[i];
+            return best;
+        }
         Rectangle {
             anchors.fill: parent
-            color: d.p.scrim !== undefined ? preview.color(d.p.scrim) : "#52000000"
-            MouseArea {
-                anchors.fill: parent
-                onClicked: if (d.p.dismissOnSwipe !== false) preview.closeOverlay(d.n, "dismiss")
-            }
+            readonly property bool roleScrim: d.p.scrim === undefined || d.p.scrim === "scrim"
+            color: roleScrim ? (preview.colors.scrim || "#000000") : preview.color(d.p.scrim)
+            opacity: roleScrim ? 0.4 : 1  // PROTOTYPE_SHEET_SCRIM_ALPHA
+            MouseArea { anchors.fill: parent; onClicked: preview.closeOverlay(d.n, "scrim") }
         }
-        Rectangle {
+        Item {
             id: sheet
+            objectName: "sheet"
             anchors.left: parent.left
             anchors.right: parent.right
-            y: layer.height - height + Math.max(0, drag.translation)
-            height: layer.heightOf(layer.detent)
-            color: preview.colors.surfaceContainerLow
-            topLeftRadius: 28
-            topRightRadius: 28
-            MouseArea { anchors.fill: parent }
+            height: Math.max(0, Math.min(layer.height, layer.settled - layer.drag))
+            y: layer.height - height
+            clip: true
+            Rectangle {
+                anchors.fill: parent
+                visible: !d.st.grad
+                color: d.st.bg ? d.st.bg : preview.colors.surface
+                radius: Math.min(d.st.radius || 0, width / 2, height / 2)
+            }
+            Loader {
+                anchors.fill: parent
+                active: !!d.st.grad
+                sourceComponent: GradientFill { grad: d.st.grad }
+            }
+            MouseArea {
+                // a tap on the sheet's body runs its onTap and never reaches the scrim
+                anchors.fill: parent
+                onClicked: preview.tap(d.n, "")
+            }
+            DragHandler {
+                id: dragger
+                target: null
+                xAxis.enabled: false
+                yAxis.enabled: true
+                onTranslationChanged: if (active) layer.drag = translation.y
+                onActiveChanged: {
+                    if (active) return;
+                    var next = layer.settle(layer.drag);
+                    layer.drag = 0;
+                    if (next < 0) preview.closeOverlay(d.n, "swipe");
+                    else layer.settled = next;
+                }
+            }
             Rectangle {
                 id: handle
                 visible: d.p.dragHandle !== false
                 anchors.horizontalCenter: parent.horizontalCenter
-                y: 22
+                y: 8
                 width: 32; height: 4; radius: 2
                 color: preview.colors.onSurfaceVariant
-                opacity: 0.4
             }
-            Item {
-                id: grip
-                anchors.left: parent.left
-                anchors.right: parent.right
-                height: 48
-                property real translation: 0
-                DragHandler {
-                    id: dragger
-                    target: null
-                    yAxis.enabled: true
-                    xAxis.enabled: false
-                    onActiveChanged: {
-                        if (active) return;
-                        var dy = translation.y;
-                        if (dy > 80) {
-                            if (layer.detent > 0) layer.detent--;
-                            else if (d.p.dismissOnSwipe !== false) preview.closeOverlay(d.n, "dismiss");
-                        } else if (dy < -80 && layer.detent < layer.detents.length - 1) {
-                            layer.detent++;
-                        }
-                    }
-                }
-            }
-            QtObject { id: drag; readonly property real translation: dragger.active ? dragger.translation.y : 0 }
-            Flickable {
-                anchors.fill: parent
-                anchors.topMargin: d.p.dragHandle !== false ? 48 : 16
-                contentHeight: child.height
-                clip: true
-                NodeDelegate {
-                    id: child
-                    n: d.n.kids.length > 0 ? d.n.kids[0] : null
-                    inh: d.ts
-                    width: fillW ? sheet.width : Math.min(implicitWidth, sheet.width)
-                    height: fillH ? sheet.height - 48 : implicitHeight
-                }
+            NodeDelegate {
+                id: child
+                y: handle.visible ? 20 : 0
+                n: d.n.kids.length > 0 ? d.n.kids[0] : null
+                inh: d.ts
+                width: fillW ? sheet.width : Math.min(implicitWidth, sheet.width)
+                height: fillH ? Math.max(0, sheet.height - y) : Math.min(implicitHeight, Math.max(0, sheet.height - y))
             }
         }
     }

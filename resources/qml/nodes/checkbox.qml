@@ -1,20 +1,39 @@
-// checkbox: a Material checkbox (optional label) bound to a boolean state key.
+// checkbox: a Material 3 checkbox, optionally labelled, bound to a boolean key. The whole row is
+// one toggle target: a tap flips the key, then runs onTap (CO `RenderPrototypeToggle`, RT
+// `Toggle`). Row: the 24 dp checkbox then the label (bodyLarge, style.color else onSurface),
+// 12 dp apart, at least 48 dp tall (minimumInteractiveComponentSize).
 import QtQuick
-import QtQuick.Controls
-import QtQuick.Controls.Material
+import ".."
 
-CheckBox {
+Item {
+    id: root
     readonly property bool on: {
         d.n.rev;
         return preview.value(d.n, d.p.stateKey) === true;
     }
-    checked: on
-    text: {
-        d.n.rev;
-        return d.p.label ? preview.text(d.n, d.p.label) : "";
+    readonly property bool labelled: !!d.p.label
+    implicitWidth: Math.max(48, box.implicitWidth + (labelled ? 12 + label.implicitWidth : 0))
+    implicitHeight: Math.max(48, labelled ? label.implicitHeight : 0)
+    MCheckbox {
+        id: box
+        x: root.labelled ? 0 : (root.width - width) / 2  // alone: centred in its 48 dp target
+        anchors.verticalCenter: parent.verticalCenter
+        checked: root.on
     }
-    font.family: preview.fontFamily
-    font.pixelSize: 16 * preview.typeScale
-    onToggled: if (!preview.setValue(d.n, d.p.stateKey, checked)) checked = Qt.binding(() => on)  // refused
-    onOnChanged: if (checked !== on) checked = on
+    StyledText {
+        id: label
+        visible: root.labelled
+        role: "bodyLarge"
+        x: box.width + 12
+        width: Math.min(implicitWidth, Math.max(0, root.width - x))
+        anchors.verticalCenter: parent.verticalCenter
+        text: {
+            d.n.rev;
+            return root.labelled ? preview.text(d.n, d.p.label) : "";
+        }
+    }
+    MouseArea {
+        anchors.fill: parent
+        onClicked: preview.toggle(d.n, d.p.stateKey || "")
+    }
 }

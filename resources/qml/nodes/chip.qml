@@ -1,54 +1,67 @@
-// chip: assist, filter (toggles its boolean state key), input or suggestion.
+// chip: an assist chip (no stateKey; input and suggestion draw as assist chips too) runs its
+// onTap; a filter chip toggles its boolean key, then runs onTap (CO `RenderPrototypeChip`).
+// Assist: AssistChip, 32 dp tall, 8 + 8 dp padding around the label, 1 dp outlineVariant border,
+// label onSurface (AssistChipTokens), the theme's small corner. Filter: a Surface 32 dp tall,
+// 12 dp padding, 8 dp gap, an 18 dp check when selected, secondaryContainer when selected else a
+// 1 dp outlineVariant border, content onSecondaryContainer / onSurfaceVariant. Both sit in a
+// 48 dp touch target (minimumInteractiveComponentSize).
 import QtQuick
 import ".."
+import "../Corners.js" as Corners
 
-Rectangle {
+Item {
     id: chip
-    readonly property string variant: d.p.variant || "assist"
+    readonly property bool filter: !!d.p.stateKey
     readonly property bool selected: {
         d.n.rev;
-        return variant === "filter" && !!d.p.stateKey && preview.value(d.n, d.p.stateKey) === true;
+        return filter && preview.value(d.n, d.p.stateKey) === true;
     }
-    implicitHeight: 32
-    implicitWidth: row.implicitWidth + (selected ? 8 + 16 : 16 + 16)
-    radius: d.st.hasRadius ? d.st.radius : 8
-    color: selected ? preview.colors.secondaryContainer : "transparent"
-    border.width: selected ? 0 : 1
-    border.color: preview.colors.outlineVariant
+    readonly property color ink: d.ts.color ? d.ts.color
+        : !filter ? preview.colors.onSurface
+        : selected ? preview.colors.onSecondaryContainer : preview.colors.onSurfaceVariant
+    implicitHeight: 48
+    implicitWidth: Math.max(48, row.implicitWidth + (filter ? 24 : 32))
     Rectangle {
-        anchors.fill: parent
-        radius: parent.radius
-        color: preview.colors.onSurface
-        opacity: mouse.pressed ? 0.12 : 0
-    }
-    Row {
-        id: row
-        anchors.centerIn: parent
-        spacing: 8
-        MIcon {
-            visible: chip.selected
-            name: "check"
-            size: 18
-            color: preview.colors.onSecondaryContainer
-            anchors.verticalCenter: parent.verticalCenter
+        id: body
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.verticalCenter: parent.verticalCenter
+        height: 32
+        radius: Corners.of(preview, "small")
+        color: chip.selected ? preview.colors.secondaryContainer : "transparent"
+        border.width: chip.selected ? 0 : 1
+        border.color: preview.colors.outlineVariant
+        Rectangle {
+            anchors.fill: parent
+            radius: parent.radius
+            color: chip.ink
+            opacity: mouse.pressed ? 0.1 : 0
         }
-        RoleText {
-            role: "labelLarge"
-            text: {
-                d.n.rev;
-                return preview.text(d.n, d.p.label || "");
+        Row {
+            id: row
+            anchors.centerIn: parent
+            spacing: 8
+            MIcon {
+                visible: chip.selected
+                name: "check"
+                size: 18
+                color: chip.ink
+                anchors.verticalCenter: parent.verticalCenter
             }
-            color: d.ts.color || (chip.selected ? preview.colors.onSecondaryContainer : preview.colors.onSurfaceVariant)
-            anchors.verticalCenter: parent.verticalCenter
+            RoleText {
+                role: "labelLarge"
+                text: {
+                    d.n.rev;
+                    return preview.text(d.n, d.p.label || "");
+                }
+                color: chip.ink
+                anchors.verticalCenter: parent.verticalCenter
+            }
         }
     }
     MouseArea {
         id: mouse
         anchors.fill: parent
-        onClicked: {
-            if (chip.variant === "filter" && d.p.stateKey)
-                preview.setValue(d.n, d.p.stateKey, !chip.selected);
-            preview.tap(d.n, "");
-        }
+        onClicked: chip.filter ? preview.toggle(d.n, d.p.stateKey) : preview.tap(d.n, "")
     }
 }

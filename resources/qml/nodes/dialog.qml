@@ -1,7 +1,15 @@
-// dialog: a Material 3 basic dialog over a scrim (icon, title, text, child, dismiss/confirm),
-// open while its openWhen condition holds; the buttons run their actions and close it.
+// dialog: a Material 3 basic dialog over a scrim, open while its openWhen holds (MC
+// `RenderPrototypeDialog`). The scrim is the scheme's scrim at 0.32 (TH
+// `prototypeDialogScrimFallback`) and a tap on it only closes the dialog (RT `SheetDismiss`). The
+// surface: surfaceContainerHigh, the theme's extraLarge corner, tonal elevation only (no shadow),
+// 24 dp from the window's sides and 280..560 dp wide around its content, 24 dp padding, 16 dp
+// between its parts: an optional icon (secondary, centred), the title (headlineSmall onSurface,
+// start-aligned: the Text has no textAlign), the text (bodyMedium onSurfaceVariant), the child,
+// then the dismiss and confirm TextButtons at the end, 8 dp apart. A button closes the dialog
+// first, then runs its own onTap (RT `CloseModal`); a tap on the body runs the dialog's onTap.
 import QtQuick
 import ".."
+import "../Corners.js" as Corners
 
 Item {
     implicitWidth: 0
@@ -10,41 +18,46 @@ Item {
         id: layer
         Rectangle {
             anchors.fill: parent
-            color: "#52000000"
-            MouseArea { anchors.fill: parent; onClicked: preview.closeOverlay(d.n, "dismiss") }
+            color: preview.colors.scrim || "#000000"
+            opacity: 0.32  // PROTOTYPE_DIALOG_SCRIM_ALPHA
+            MouseArea { anchors.fill: parent; onClicked: preview.closeOverlay(d.n, "scrim") }
         }
         Item {
             id: card
             anchors.centerIn: parent
-            width: Math.min(560, Math.max(280, layer.width - 48))
+            readonly property real widest: Math.min(560, Math.max(280, layer.width - 48))
+            width: Math.max(Math.min(280, widest), Math.min(widest, body.naturalWidth + 48))
             height: Math.min(layer.height - 48, body.implicitHeight + 48)
-            Shadow { anchors.fill: parent; elevation: 3; radius: 28 }
             Rectangle {
                 anchors.fill: parent
-                radius: 28
+                radius: Corners.of(preview, "extraLarge")
                 color: preview.colors.surfaceContainerHigh
-                MouseArea { anchors.fill: parent }
+                MouseArea { anchors.fill: parent; onClicked: preview.tap(d.n, "") }
             }
             Column {
                 id: body
                 x: 24; y: 24
                 width: parent.width - 48
                 spacing: 16
+                readonly property real naturalWidth: Math.max(title.implicitWidth, text.implicitWidth,
+                    child.visible ? child.implicitWidth : 0, buttons.implicitWidth)
                 MIcon {
                     visible: !!d.p.icon
                     name: d.p.icon || ""
                     color: preview.colors.secondary
-                    width: parent.width
+                    anchors.horizontalCenter: parent.horizontalCenter
                 }
                 RoleText {
+                    id: title
                     visible: !!d.p.title
                     width: parent.width
                     role: "headlineSmall"
                     wrapMode: Text.Wrap
-                    horizontalAlignment: d.p.icon ? Text.AlignHCenter : Text.AlignLeft
+                    horizontalAlignment: Text.AlignLeft
                     text: { d.n.rev; return d.p.title ? preview.text(d.n, d.p.title) : ""; }
                 }
                 RoleText {
+                    id: text
                     visible: !!d.p.text
                     width: parent.width
                     role: "bodyMedium"
@@ -53,22 +66,26 @@ Item {
                     text: { d.n.rev; return d.p.text ? preview.text(d.n, d.p.text) : ""; }
                 }
                 NodeDelegate {
+                    id: child
                     visible: d.n.kids.length > 0 && shown
                     n: d.n.kids.length > 0 ? d.n.kids[0] : null
                     inh: d.ts
                     width: fillW ? parent.width : Math.min(implicitWidth, parent.width)
                 }
                 Row {
+                    id: buttons
                     anchors.right: parent.right
                     spacing: 8
                     MButton {
                         visible: !!d.p.dismiss
                         variant: "text"
+                        padStart: 12; padEnd: 12  // ButtonDefaults.TextButtonContentPadding
                         text: d.p.dismiss ? preview.text(d.n, d.p.dismiss.label) : ""
                         onClicked: preview.closeOverlay(d.n, "dismiss")
                     }
                     MButton {
                         variant: "text"
+                        padStart: 12; padEnd: 12
                         text: d.p.confirm ? preview.text(d.n, d.p.confirm.label) : ""
                         onClicked: preview.closeOverlay(d.n, "confirm")
                     }

@@ -1,49 +1,64 @@
-// fab: floating action button (small, regular, large) or extended with a label.
+// fab: a floating action button, small (40 dp), regular (56 dp) or large (96 dp), or extended
+// with a label (MC `RenderPrototypeFab`). Always FloatingActionButtonDefaults' colours: a
+// primaryContainer container with onPrimaryContainer content; an authored `style.background` is
+// painted behind it by the node (no `containerColor` is passed) and `style.color` plays no part.
+// Shape: the theme's large corner (small FAB: medium, large FAB: extraLarge); elevation 6 dp
+// (FloatingActionButtonDefaults.elevation, level3). Icon 24 dp (large: 36 dp). Extended: 56 dp
+// tall, 16 dp before the icon, 12 dp gap, 20 dp after the labelLarge label, at least 80 dp wide.
 import QtQuick
 import ".."
+import "../Corners.js" as Corners
 
 Item {
     id: fab
     readonly property bool extended: !!d.p.label
     readonly property string size: d.p.size || "regular"
-    readonly property real side: size === "small" ? 40 : size === "large" ? 96 : 56
-    readonly property real radius: d.st.hasRadius ? d.st.radius : size === "small" ? 12 : size === "large" ? 28 : 16
-    implicitHeight: extended ? 56 : side
-    implicitWidth: extended ? Math.max(80, row.implicitWidth + 32) : side
-    Shadow {
-        anchors.fill: parent
-        elevation: mouse.pressed ? 4 : 3
-        radius: fab.radius
-    }
-    Rectangle {
-        anchors.fill: parent
-        radius: fab.radius
-        color: d.st.bg !== "" ? d.st.bg : preview.colors.primaryContainer
-        Rectangle {
-            anchors.fill: parent; radius: parent.radius
-            color: preview.colors.onPrimaryContainer
-            opacity: mouse.pressed ? 0.12 : 0
-        }
-    }
-    Row {
-        id: row
+    readonly property real side: extended ? 56 : size === "small" ? 40 : size === "large" ? 96 : 56
+    readonly property real radius: Corners.of(preview, extended || size === "regular" ? "large"
+        : size === "small" ? "medium" : "extraLarge")
+    implicitHeight: Math.max(48, side)  // a small FAB still takes a 48 dp target
+    implicitWidth: extended ? Math.max(80, row.implicitWidth + 16 + 20) : Math.max(48, side)
+    Item {
+        id: body
         anchors.centerIn: parent
-        spacing: 12
-        MIcon {
-            name: d.p.icon || ""
-            size: fab.size === "large" && !fab.extended ? 36 : 24
-            color: d.ts.color || preview.colors.onPrimaryContainer
-            anchors.verticalCenter: parent.verticalCenter
+        width: fab.extended ? fab.width : fab.side
+        height: fab.side
+        Shadow {
+            anchors.fill: parent
+            elevation: 6
+            radius: Math.min(fab.radius, height / 2)
         }
-        RoleText {
-            visible: fab.extended
-            role: "labelLarge"
-            text: {
-                d.n.rev;
-                return fab.extended ? preview.text(d.n, d.p.label) : "";
+        Rectangle {
+            anchors.fill: parent
+            radius: Math.min(fab.radius, height / 2)
+            color: preview.colors.primaryContainer
+            Rectangle {
+                anchors.fill: parent; radius: parent.radius
+                color: preview.colors.onPrimaryContainer
+                opacity: mouse.pressed ? 0.1 : 0
             }
-            color: d.ts.color || preview.colors.onPrimaryContainer
+        }
+        Row {
+            id: row
+            x: fab.extended ? 16 : (parent.width - implicitWidth) / 2
             anchors.verticalCenter: parent.verticalCenter
+            spacing: 12
+            MIcon {
+                name: d.p.icon || ""
+                size: fab.size === "large" && !fab.extended ? 36 : 24
+                color: preview.colors.onPrimaryContainer
+                anchors.verticalCenter: parent.verticalCenter
+            }
+            RoleText {
+                visible: fab.extended
+                role: "labelLarge"
+                text: {
+                    d.n.rev;
+                    return fab.extended ? preview.text(d.n, d.p.label) : "";
+                }
+                color: preview.colors.onPrimaryContainer
+                anchors.verticalCenter: parent.verticalCenter
+            }
         }
     }
     MouseArea {

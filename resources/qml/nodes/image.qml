@@ -1,5 +1,6 @@
 // image: an asset (light/dark pair aware); a missing asset shows a neutral placeholder.
 import QtQuick
+import ".."
 
 Item {
     id: root
@@ -7,8 +8,11 @@ Item {
         preview.themeRev;
         return preview.asset(d.p.asset);
     }
-    implicitWidth: url !== "" && img.status === Image.Ready ? img.sourceSize.width : 96
-    implicitHeight: url !== "" && img.status === Image.Ready ? img.sourceSize.height : 96
+    // A missing asset: at least 24 x 24 dp of surfaceVariant (or the authored background) with
+    // the BrokenImage icon in onSurfaceVariant (IM `PrototypeImageContent`: `defaultMinSize(24.dp,
+    // 24.dp)`, TH `prototypePlaceholderColor`, `prototypePlaceholderContentColor`).
+    implicitWidth: url !== "" && img.status === Image.Ready ? img.sourceSize.width : 24
+    implicitHeight: url !== "" && img.status === Image.Ready ? img.sourceSize.height : 24
     Image {
         id: img
         anchors.fill: parent
@@ -22,14 +26,12 @@ Item {
     Rectangle {
         anchors.fill: parent
         visible: root.url === "" || img.status === Image.Error
-        color: preview.colors.surfaceContainerHighest || "#E6E0E9"
-        radius: 4
-        Text {
+        color: d.st.bg ? "transparent" : preview.colors.surfaceVariant
+        MIcon {
             anchors.centerIn: parent
-            text: preview.glyph("image")
-            font.family: preview.iconFont
-            font.pixelSize: Math.max(12, Math.min(32, Math.min(parent.width, parent.height) / 2))
-            color: preview.colors.onSurfaceVariant || "#49454F"
+            name: "broken_image"
+            size: 24
+            color: preview.colors.onSurfaceVariant
         }
     }
 }

@@ -1,7 +1,12 @@
-// listItem: leading icon, headline, supporting text and a trailing switch, checkbox or icon.
+// listItem: a Material ListItem (SE `RenderPrototypeListItem`): leading icon, headline,
+// supporting text, trailing switch, checkbox or icon. The row is one target: with a trailing
+// switch or checkbox a tap flips its key, then runs onTap (RT `Toggle`); otherwise onTap runs.
+// Look (ListTokens): container `surface` unless the node authors a background (then
+// transparent); 56 dp tall, 72 with supporting text; 16 dp start and end padding, 16 dp between
+// the leading icon and the text; headline bodyLarge onSurface, supporting bodyMedium
+// onSurfaceVariant, icons onSurfaceVariant. The node's style.color tints all of them
+// (`ListItemDefaults.colors(headlineColor = foreground, supportingColor = foreground, ...)`).
 import QtQuick
-import QtQuick.Controls
-import QtQuick.Controls.Material
 import ".."
 
 Item {
@@ -13,14 +18,23 @@ Item {
         d.n.rev;
         return toggle && preview.value(d.n, trailing.stateKey) === true;
     }
+    readonly property color tint: d.ts.color || "transparent"
+    readonly property bool tinted: !!d.ts.color
+    readonly property real tailWidth: !trailing ? 0
+        : trailing.type === "switch" ? 52 : 24
     implicitHeight: d.p.supporting ? 72 : 56
-    implicitWidth: 16 + (d.p.leadingIcon ? 40 : 0) + Math.max(head.implicitWidth, sup.implicitWidth) + 24 + (trailing ? 52 : 0)
-    MouseArea {
+    implicitWidth: 16 + (d.p.leadingIcon ? 24 + 16 : 0) + Math.max(head.implicitWidth, sup.implicitWidth)
+        + (trailing ? 16 + tailWidth : 0) + 16
+    Rectangle {
         anchors.fill: parent
-        onClicked: {
-            if (li.toggle && !d.tappable) preview.setValue(d.n, li.trailing.stateKey, !li.on);
-            preview.tap(d.n, "");
-        }
+        visible: !d.st.bg && !d.st.grad
+        color: preview.colors.surface
+    }
+    MouseArea {
+        // an inert row (no toggle, no onTap) lets taps through, as it has no clickable
+        anchors.fill: parent
+        enabled: li.toggle || d.tappable || preview.editMode
+        onClicked: li.toggle ? preview.toggle(d.n, li.trailing.stateKey || "") : preview.tap(d.n, "")
     }
     MIcon {
         id: lead
@@ -28,12 +42,13 @@ Item {
         name: d.p.leadingIcon || ""
         x: 16
         anchors.verticalCenter: parent.verticalCenter
+        color: li.tinted ? li.tint : preview.colors.onSurfaceVariant
     }
     Column {
         anchors.left: parent.left
         anchors.leftMargin: d.p.leadingIcon ? 56 : 16
         anchors.right: tail.left
-        anchors.rightMargin: 16
+        anchors.rightMargin: li.trailing ? 16 : 0
         anchors.verticalCenter: parent.verticalCenter
         RoleText {
             id: head
@@ -43,7 +58,7 @@ Item {
                 d.n.rev;
                 return preview.text(d.n, d.p.headline || "");
             }
-            color: d.ts.color || preview.colors.onSurface
+            color: li.tinted ? li.tint : preview.colors.onSurface
         }
         RoleText {
             id: sup
@@ -54,34 +69,31 @@ Item {
                 d.n.rev;
                 return d.p.supporting ? preview.text(d.n, d.p.supporting) : "";
             }
-            color: preview.colors.onSurfaceVariant
+            color: li.tinted ? li.tint : preview.colors.onSurfaceVariant
         }
     }
     Item {
         id: tail
         anchors.right: parent.right
-        anchors.rightMargin: li.trailing ? 24 : 0
+        anchors.rightMargin: 16
         anchors.verticalCenter: parent.verticalCenter
-        width: li.trailing ? (li.trailing.type === "switch" ? sw.implicitWidth : li.trailing.type === "checkbox" ? 24 : 24) : 0
+        width: li.tailWidth
         height: 32
         MSwitch {
-            id: sw
             visible: li.trailing !== null && li.trailing.type === "switch"
             anchors.centerIn: parent
             checked: li.on
-            onToggled: (on) => preview.setValue(d.n, li.trailing.stateKey, on)
         }
-        CheckBox {
+        MCheckbox {
             visible: li.trailing !== null && li.trailing.type === "checkbox"
             anchors.centerIn: parent
-            padding: 0
             checked: li.on
-            onToggled: if (!preview.setValue(d.n, li.trailing.stateKey, checked)) checked = Qt.binding(() => li.on)
         }
         MIcon {
             visible: li.trailing !== null && li.trailing.type === "icon"
             anchors.centerIn: parent
             name: li.trailing && li.trailing.type === "icon" ? li.trailing.name : ""
+            color: li.tinted ? li.tint : preview.colors.onSurfaceVariant
         }
     }
 }

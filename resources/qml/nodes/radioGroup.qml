@@ -1,27 +1,56 @@
-// radioGroup: Material radio buttons bound to a string state key.
+// radioGroup: one row per option, each a selectable target: a tap binds the string key to the
+// option's value, then runs the group's onTap (SE `RenderPrototypeRadioGroup`, RT `Choose`).
+// A row fills the group's width, is at least 48 dp tall, and holds the 24 dp radio then the
+// label (bodyLarge, the node's style.color else onSurface) 12 dp apart.
 import QtQuick
-import QtQuick.Controls
-import QtQuick.Controls.Material
+import ".."
 
-Column {
+Item {
     id: g
     readonly property var current: {
         d.n.rev;
         return preview.value(d.n, d.p.stateKey);
     }
+    readonly property real widest: {
+        var w = 0;
+        for (var i = 0; i < rep.count; ++i) {
+            var it = rep.itemAt(i);
+            if (it) w = Math.max(w, it.implicitWidth);
+        }
+        return w;
+    }
+    implicitWidth: widest
+    implicitHeight: col.implicitHeight
+    Column {
+    id: col
+    width: g.width
     Repeater {
+        id: rep
         model: d.p.options || []
-        RadioButton {
+        Item {
+            id: option
             required property var modelData
-            text: preview.text(d.n, modelData.label)
-            checked: g.current === modelData.value
-            font.family: preview.fontFamily
-            font.pixelSize: 16 * preview.typeScale
-            onClicked: {
-                preview.setValue(d.n, d.p.stateKey, modelData.value);
-                preview.tap(d.n, "");
+            readonly property bool selected: g.current === modelData.value
+            width: g.width
+            implicitWidth: 24 + 12 + label.implicitWidth
+            height: Math.max(48, label.implicitHeight)
+            MRadio {
+                anchors.verticalCenter: parent.verticalCenter
+                selected: option.selected
             }
-            onCheckedChanged: if (checked !== (g.current === modelData.value)) checked = Qt.binding(() => g.current === modelData.value)
+            StyledText {
+                id: label
+                x: 36
+                width: Math.min(implicitWidth, Math.max(0, option.width - x))
+                anchors.verticalCenter: parent.verticalCenter
+                role: "bodyLarge"
+                text: preview.text(d.n, option.modelData.label)
+            }
+            MouseArea {
+                anchors.fill: parent
+                onClicked: preview.choose(d.n, d.p.stateKey || "", String(option.modelData.value))
+            }
         }
     }
+}
 }

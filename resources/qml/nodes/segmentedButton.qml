@@ -1,4 +1,9 @@
-// segmentedButton: 2..5 outlined segments, one selected (string state key).
+// segmentedButton: 2..5 outlined segments, one selected (string state key); a tap binds the key,
+// then runs onTap (MC `RenderPrototypeSegmentedButton`, RT `Choose`). As Compose's
+// SingleChoiceSegmentedButtonRow: segments of one width (the widest, at least
+// ButtonDefaults.MinWidth 58 dp), 40 dp tall in a 48 dp target, a 1 dp outline border, 12 dp
+// padding, labelLarge; the selected one secondaryContainer with an 18 dp check 8 dp before its
+// onSecondaryContainer label, the others onSurface (OutlinedSegmentedButtonTokens).
 import QtQuick
 import ".."
 
@@ -10,9 +15,9 @@ Item {
         d.n.rev;
         return preview.value(d.n, d.p.stateKey);
     }
-    implicitHeight: 40
+    implicitHeight: 48
     readonly property real widest: {
-        var w = 48;
+        var w = 58;
         for (var i = 0; i < rep.count; ++i) {
             var it = rep.itemAt(i);
             if (it) w = Math.max(w, it.implicitWidth);
@@ -32,8 +37,9 @@ Item {
                 required property int index
                 readonly property bool selected: seg.current === modelData.value
                 width: seg.width / Math.max(1, seg.options.length)
-                height: seg.height
-                implicitWidth: content.implicitWidth + 24 + (cell.selected ? 0 : 26)
+                height: 40
+                y: (seg.height - 40) / 2
+                implicitWidth: label.implicitWidth + 24 + (cell.selected ? 18 + 8 : 0)
                 Rectangle {
                     anchors.fill: parent
                     color: cell.selected ? preview.colors.secondaryContainer : "transparent"
@@ -56,6 +62,7 @@ Item {
                         anchors.verticalCenter: parent.verticalCenter
                     }
                     RoleText {
+                        id: label
                         role: "labelLarge"
                         text: preview.text(d.n, cell.modelData.label)
                         color: cell.selected ? preview.colors.onSecondaryContainer : preview.colors.onSurface
@@ -64,10 +71,7 @@ Item {
                 }
                 MouseArea {
                     anchors.fill: parent
-                    onClicked: {
-                        preview.setValue(d.n, d.p.stateKey, cell.modelData.value);
-                        preview.tap(d.n, "");
-                    }
+                    onClicked: preview.choose(d.n, d.p.stateKey || "", String(cell.modelData.value))  // RT `Choose`
                 }
             }
         }

@@ -1,34 +1,41 @@
-// switch: a Material 3 switch (optional label) bound to a boolean state key.
+// switch: a Material 3 switch, optionally labelled, bound to a boolean key. The whole row is one
+// toggle target: a tap anywhere flips the key, then runs the node's onTap (CO
+// `RenderPrototypeToggle`, RT `Toggle`). Row: label (bodyLarge, the node's style.color else
+// onSurface) then the switch, 12 dp apart, packed at the start, at least 48 dp tall
+// (minimumInteractiveComponentSize).
 import QtQuick
 import ".."
 
 Item {
+    id: root
     readonly property bool on: {
         d.n.rev;
         return preview.value(d.n, d.p.stateKey) === true;
     }
-    implicitWidth: (d.p.label ? label.implicitWidth + 16 : 0) + sw.implicitWidth
-    implicitHeight: Math.max(sw.implicitHeight, label.implicitHeight)
+    readonly property bool labelled: !!d.p.label
+    implicitWidth: Math.max(48, (labelled ? label.implicitWidth + 12 : 0) + sw.implicitWidth)
+    implicitHeight: Math.max(48, sw.implicitHeight, labelled ? label.implicitHeight : 0)
     StyledText {
         id: label
-        visible: !!d.p.label
+        visible: root.labelled
         role: "bodyLarge"
-        anchors.left: parent.left
-        anchors.right: sw.left
-        anchors.rightMargin: 16
+        width: Math.min(implicitWidth, Math.max(0, root.width - 12 - sw.width))
         anchors.verticalCenter: parent.verticalCenter
-        wrapMode: Text.NoWrap
-        elide: Text.ElideRight
         text: {
             d.n.rev;
-            return d.p.label ? preview.text(d.n, d.p.label) : "";
+            return root.labelled ? preview.text(d.n, d.p.label) : "";
         }
     }
     MSwitch {
         id: sw
-        anchors.right: parent.right
+        x: root.labelled ? label.width + 12 : 0
         anchors.verticalCenter: parent.verticalCenter
-        checked: parent.on
-        onToggled: (on) => preview.setValue(d.n, d.p.stateKey, on)
+        checked: root.on
+        pressed: mouse.pressed
+    }
+    MouseArea {
+        id: mouse
+        anchors.fill: parent
+        onClicked: preview.toggle(d.n, d.p.stateKey || "")
     }
 }

@@ -1,81 +1,108 @@
-// tabBar: Material primary tabs (icon/image + label); selects a pager page or a state index.
+// tabBar: Material tabs (SC `RenderPrototypeNavigation`): `TabRow`, or `ScrollableTabRow` when
+// `scrollable`. A tap selects the tab's pager page or writes its index to the key, then runs onTap
+// (RT `Select`). Look (TabRow, Tab, PrimaryNavigationTabTokens): a `surface` bar (transparent
+// over an authored background); every tab's label and icon in the bar's content colour primary
+// (Tab's unselectedContentColor defaults to its selectedContentColor); labels titleSmall with
+// 16 dp padding; 48 dp tall, 72 dp with an icon or image; a 1 dp outlineVariant divider along the
+// bottom and, over it, a 3 dp primary indicator as wide as the selected tab
+// (TabRowDefaults.SecondaryIndicator). Fixed tabs share the width equally; scrollable ones start
+// 52 dp in and are at least 90 dp wide (ScrollableTabRowEdgeStartPadding, MinimumTabWidth).
 import QtQuick
-import QtQuick.Controls
-import QtQuick.Controls.Material
 import ".."
 
-TabBar {
+Item {
     id: tabs
     property bool defaultFillW: true
+    readonly property var items: d.p.items || []
+    readonly property bool scrollable: d.p.scrollable === true
+    readonly property bool tall: {
+        for (var i = 0; i < items.length; ++i)
+            if (items[i].icon || items[i].image) return true;
+        return false;
+    }
     readonly property int selected: {
         d.n.rev;
-        return d.p.pager ? preview.page(d.p.pager) : Number(preview.value(d.n, d.p.stateKey)) || 0;
+        var s = d.p.pager ? preview.page(d.p.pager) : Number(preview.value(d.n, d.p.stateKey)) || 0;
+        return Math.max(0, Math.min(s, items.length - 1));
     }
-    currentIndex: selected
-    implicitWidth: 360
-    background: Rectangle { color: d.st.bg !== "" ? "transparent" : preview.colors.surface }
-    Repeater {
-        model: d.p.items || []
-        TabButton {
-            id: tab
-            required property var modelData
-            required property int index
-            readonly property bool current: tabs.selected === index
-            width: d.p.scrollable ? implicitWidth : Math.max(implicitWidth, tabs.width / Math.max(1, (d.p.items || []).length))
-            implicitHeight: modelData.icon || modelData.image ? 64 : 48
-            background: Item {
-                Rectangle {
-                    // active indicator, drawn here so both scene-graph backends show it
-                    visible: tab.current
-                    anchors.bottom: parent.bottom
-                    anchors.horizontalCenter: parent.horizontalCenter
-                    width: Math.max(24, tab.contentItem.implicitWidth)
-                    height: 3
-                    topLeftRadius: 3
-                    topRightRadius: 3
-                    color: preview.colors.primary
+    readonly property real naturalWidths: {
+        var w = 0;
+        for (var i = 0; i < rep.count; ++i) {
+            var it = rep.itemAt(i);
+            if (it) w += it.natural;
+        }
+        return w;
+    }
+    implicitWidth: scrollable ? 52 + naturalWidths : 360
+    implicitHeight: tall ? 72 : 48
+    Rectangle {
+        anchors.fill: parent
+        visible: !d.st.bg && !d.st.grad
+        color: preview.colors.surface
+    }
+    Rectangle {
+        // the divider (HorizontalDivider: 1 dp outlineVariant)
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.bottom: parent.bottom
+        height: 1
+        color: preview.colors.outlineVariant
+    }
+    Flickable {
+        id: strip
+        anchors.fill: parent
+        interactive: tabs.scrollable
+        flickableDirection: Flickable.HorizontalFlick
+        contentWidth: row.width
+        contentHeight: height
+        clip: tabs.scrollable
+        boundsBehavior: Flickable.StopAtBounds
+        Row {
+            id: row
+            x: tabs.scrollable ? 52 : 0
+            height: tabs.height
+            Repeater {
+                id: rep
+                model: tabs.items
+                Item {
+                    id: tab
+                    required property var modelData
+                    required property int index
+                    readonly property real natural: Math.max(tabs.scrollable ? 90 : 0, content.implicitWidth + 32)
+                    width: tabs.scrollable ? natural : tabs.width / Math.max(1, tabs.items.length)
+                    height: tabs.height
+                    Column {
+                        id: content
+                        anchors.centerIn: parent
+                        spacing: 2
+                        NavVisual {
+                            visible: !!(tab.modelData.icon || tab.modelData.image)
+                            item: tab.modelData
+                            color: preview.colors.primary
+                            anchors.horizontalCenter: parent.horizontalCenter
+                        }
+                        RoleText {
+                            role: "titleSmall"
+                            text: preview.text(d.n, tab.modelData.label)
+                            color: preview.colors.primary
+                            anchors.horizontalCenter: parent.horizontalCenter
+                        }
+                    }
+                    Rectangle {
+                        // the indicator
+                        visible: tabs.selected === tab.index
+                        anchors.left: parent.left
+                        anchors.right: parent.right
+                        anchors.bottom: parent.bottom
+                        height: 3
+                        color: preview.colors.primary
+                    }
+                    MouseArea {
+                        anchors.fill: parent
+                        onClicked: preview.select(d.n, tab.index)
+                    }
                 }
-                Rectangle {
-                    anchors.left: parent.left
-                    anchors.right: parent.right
-                    anchors.bottom: parent.bottom
-                    height: 1
-                    color: preview.colors.surfaceVariant
-                }
-            }
-            contentItem: Column {
-                spacing: 2
-                MIcon {
-                    visible: !!tab.modelData.icon
-                    name: tab.modelData.icon || ""
-                    anchors.horizontalCenter: parent.horizontalCenter
-                    color: tab.current ? preview.colors.primary : preview.colors.onSurfaceVariant
-                }
-                Image {
-                    visible: !!tab.modelData.image && source != ""
-                    source: tab.modelData.image ? preview.asset(tab.modelData.image) : ""
-                    width: 24; height: 24
-                    anchors.horizontalCenter: parent.horizontalCenter
-                }
-                Rectangle {
-                    visible: !!tab.modelData.image && preview.asset(tab.modelData.image) === ""
-                    width: 24; height: 24; radius: 4
-                    color: preview.colors.surfaceContainerHighest
-                    anchors.horizontalCenter: parent.horizontalCenter
-                }
-                RoleText {
-                    role: "titleSmall"
-                    text: preview.text(d.n, tab.modelData.label)
-                    anchors.horizontalCenter: parent.horizontalCenter
-                    color: tab.current ? preview.colors.primary : preview.colors.onSurfaceVariant
-                }
-            }
-            onClicked: {
-                if (d.p.pager) preview.setPage(d.p.pager, index);
-                else preview.setValue(d.n, d.p.stateKey, index);
-                preview.tap(d.n, "");
             }
         }
     }
-    onCurrentIndexChanged: if (currentIndex !== selected) currentIndex = Qt.binding(() => selected)
 }

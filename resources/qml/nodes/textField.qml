@@ -1,9 +1,15 @@
-// textField: a Material outlined text field bound two-way to a string state key.
+// textField: a Material 3 filled text field bound two-way to a string key (SC
+// `RenderPrototypeTextField`: `TextField(shown, onValueChange, placeholder = Text(...))`). Look
+// (FilledTextFieldTokens, TextFieldDefaults): at least 280 x 56 dp, surfaceContainerHighest with
+// the theme's extraSmall corner on top, a 1 dp onSurfaceVariant line at the bottom (2 dp primary
+// while focused), 16 dp padding, input bodyLarge onSurface, placeholder bodyLarge
+// onSurfaceVariant, caret primary. Each edit writes the key (RT `TextChange`; a refused edit
+// reverts); a tap on the field (its press released) runs the node's onTap.
 import QtQuick
-import QtQuick.Controls
-import QtQuick.Controls.Material
+import ".."
+import "../Corners.js" as Corners
 
-TextField {
+Item {
     id: f
     property bool defaultFillW: false
     readonly property string bound: {
@@ -11,12 +17,59 @@ TextField {
         var v = preview.value(d.n, d.p.stateKey);
         return v === null || v === undefined ? "" : String(v);
     }
+    readonly property var role: { preview.themeRev; return preview.typeRole("bodyLarge"); }
     implicitWidth: 280
-    placeholderText: d.p.placeholder || ""
-    text: bound
-    color: d.ts.color || preview.colors.onSurface
-    font.family: preview.fontFamily
-    font.pixelSize: 16 * preview.typeScale
-    onTextEdited: if (!preview.setValue(d.n, d.p.stateKey, text)) text = bound  // refused: revert
-    onBoundChanged: if (text !== bound) text = bound
+    implicitHeight: Math.max(56, input.contentHeight + 32)
+    Rectangle {
+        anchors.fill: parent
+        color: preview.colors.surfaceContainerHighest
+        topLeftRadius: Corners.of(preview, "extraSmall")
+        topRightRadius: topLeftRadius
+    }
+    Rectangle {
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.bottom: parent.bottom
+        height: input.activeFocus ? 2 : 1
+        color: input.activeFocus ? preview.colors.primary : preview.colors.onSurfaceVariant
+    }
+    TextInput {
+        id: input
+        objectName: "input"
+        x: 16
+        width: f.width - 32
+        anchors.verticalCenter: parent.verticalCenter
+        text: f.bound
+        color: d.ts.color || preview.colors.onSurface
+        selectionColor: preview.colors.primary
+        selectedTextColor: preview.colors.onPrimary
+        font.family: preview.fontFamily
+        font.pixelSize: f.role.size
+        font.letterSpacing: f.role.letterSpacing
+        clip: true
+        cursorDelegate: Rectangle {
+            width: 2
+            color: preview.colors.primary
+            visible: input.cursorVisible
+        }
+        onTextEdited: if (!preview.setValue(d.n, d.p.stateKey, text)) text = f.bound  // refused: revert
+        TapHandler {
+            // a passive watcher of the field's own press (focus and the caret stay the
+            // TextInput's): on release it runs the node's onTap
+            onTapped: preview.tap(d.n, "")
+        }
+    }
+    Text {
+        // the placeholder, while the field is empty
+        visible: input.text === "" && !!d.p.placeholder
+        x: 16
+        width: f.width - 32
+        anchors.verticalCenter: parent.verticalCenter
+        text: d.p.placeholder || ""
+        color: preview.colors.onSurfaceVariant
+        font: input.font
+        elide: Text.ElideRight
+        textFormat: Text.PlainText
+    }
+    onBoundChanged: if (input.text !== bound) input.text = bound
 }

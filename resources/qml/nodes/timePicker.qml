@@ -1,62 +1,68 @@
-// timePicker: Material 3 time input (hour : minute boxes with steppers, AM/PM unless 24h),
-// writing the hour and minute state keys.
+// timePicker: the Material 3 clock-dial time picker (MC `RenderPrototypeTimePicker`:
+// `TimePicker(rememberTimePickerState(hour, minute, is24Hour))`), bound to integer hour and minute
+// keys. 24-hour when `is24Hour` says so, else as the device (`DateFormat.is24HourFormat`: the
+// preview's `clock24` stands for it, 12-hour by default). Layout (TimePicker.kt, TimePickerTokens):
+// the time display (two 96 x 80 dp boxes, displayLarge digits, a 24 dp ":" between; the hour box
+// selected first, primaryContainer, the other surfaceContainerHighest; 12-hour adds a 52 x 80 dp
+// AM/PM toggle 12 dp to the right, outline border, the selected half tertiaryContainer), 36 dp
+// below it the 256 dp surfaceContainerHighest dial with a 48 dp primary handle on a 2 dp track
+// from an 8 dp centre dot; numbers bodyLarge on a 101 dp radius (24-hour hours 12..23 inside, on
+// 69 dp), the one under the handle onPrimary; 24 dp below. Tapping or dragging the dial picks the
+// hour (then the dial turns to minutes) or the minute; each new time writes both keys at once and
+// runs onTap (RT `SetTime`).
 import QtQuick
 import ".."
 
 Item {
     id: tp
-    readonly property bool h24: d.p.is24Hour === true
+    readonly property bool h24: d.p.is24Hour === true ? true : d.p.is24Hour === false ? false
+        : !!preview.clock24
     readonly property int hour: { d.n.rev; return Number(preview.value(d.n, d.p.hourKey)) || 0; }
     readonly property int minute: { d.n.rev; return Number(preview.value(d.n, d.p.minuteKey)) || 0; }
-    implicitWidth: row.implicitWidth
-    implicitHeight: row.implicitHeight
+    property string selection: "hour"
+    readonly property real displayWidth: 96 + 24 + 96 + (h24 ? 0 : 12 + 52)
+    implicitWidth: Math.max(256, displayWidth)
+    implicitHeight: 80 + 36 + 256 + 24
     function pad(v) { return (v < 10 ? "0" : "") + v; }
+    function shownHour(h) { return h24 ? pad(h) : String(((h + 11) % 12) + 1); }
+    function write(h, m) { preview.setTime(d.n, h, m); }
+
     Row {
-        id: row
-        spacing: 8
+        id: display
+        anchors.horizontalCenter: parent.horizontalCenter
+        spacing: 0
         Repeater {
-            model: ["hour", "minute"]
-            Column {
+            model: ["hour", ":", "minute"]
+            Item {
+                id: part
                 required property string modelData
-                readonly property bool isHour: modelData === "hour"
-                spacing: 4
-                MIcon {
-                    name: "keyboard_arrow_up"
-                    width: 96
-                    MouseArea {
-                        anchors.fill: parent
-                        onClicked: parent.parent.isHour
-                            ? preview.setValue(d.n, d.p.hourKey, (tp.hour + 1) % 24)
-                            : preview.setValue(d.n, d.p.minuteKey, (tp.minute + 1) % 60)
-                    }
-                }
+                readonly property bool box: modelData !== ":"
+                readonly property bool on: tp.selection === modelData
+                width: box ? 96 : 24
+                height: 80
                 Rectangle {
-                    width: 96; height: 80; radius: 8
-                    color: parent.isHour ? preview.colors.primaryContainer : preview.colors.surfaceContainerHighest
-                    RoleText {
-                        anchors.centerIn: parent
-                        role: "displayMedium"
-                        color: parent.parent.isHour ? preview.colors.onPrimaryContainer : preview.colors.onSurface
-                        text: parent.parent.isHour
-                            ? tp.pad(tp.h24 ? tp.hour : ((tp.hour + 11) % 12) + 1)
-                            : tp.pad(tp.minute)
-                    }
+                    anchors.fill: parent
+                    visible: part.box
+                    radius: 8
+                    color: part.on ? preview.colors.primaryContainer : preview.colors.surfaceContainerHighest
                 }
-                MIcon {
-                    name: "keyboard_arrow_down"
-                    width: 96
-                    MouseArea {
-                        anchors.fill: parent
-                        onClicked: parent.parent.isHour
-                            ? preview.setValue(d.n, d.p.hourKey, (tp.hour + 23) % 24)
-                            : preview.setValue(d.n, d.p.minuteKey, (tp.minute + 59) % 60)
-                    }
+                RoleText {
+                    anchors.centerIn: parent
+                    role: "displayLarge"
+                    color: part.box && part.on ? preview.colors.onPrimaryContainer : preview.colors.onSurface
+                    text: part.modelData === "hour" ? tp.shownHour(tp.hour)
+                        : part.modelData === "minute" ? tp.pad(tp.minute) : ":"
+                }
+                MouseArea {
+                    anchors.fill: parent
+                    enabled: part.box
+                    onClicked: tp.selection = part.modelData
                 }
             }
         }
+        Item { width: tp.h24 ? 0 : 12; height: 80 }
         Column {
             visible: !tp.h24
-            anchors.verticalCenter: parent.verticalCenter
             Repeater {
                 model: ["AM", "PM"]
                 Rectangle {
@@ -79,10 +85,79 @@ Item {
                     }
                     MouseArea {
                         anchors.fill: parent
-                        onClicked: if (!parent.on) preview.setValue(d.n, d.p.hourKey, (tp.hour + 12) % 24)
+                        onClicked: if (!parent.on) tp.write((tp.hour + 12) % 24, tp.minute)
                     }
                 }
             }
+        }
+    }
+
+    Rectangle {
+        id: dial
+        objectName: "dial"
+        width: 256; height: 256; radius: 128
+        y: 80 + 36
+        anchors.horizontalCenter: parent.horizontalCenter
+        color: preview.colors.surfaceContainerHighest
+        readonly property bool inner: tp.selection === "hour" && tp.h24 && (tp.hour >= 12)
+        readonly property real angle: tp.selection === "hour"
+            ? (tp.hour % 12) / 12 * 2 * Math.PI : tp.minute / 60 * 2 * Math.PI
+        readonly property real reach: inner ? 69 : 101
+        readonly property real hx: 128 + reach * Math.sin(angle)
+        readonly property real hy: 128 - reach * Math.cos(angle)
+        // the selector: track, centre dot, handle (ClockDialSelector* tokens)
+        Rectangle {
+            width: 2; height: dial.reach
+            color: preview.colors.primary
+            x: 127; y: 128 - height
+            transformOrigin: Item.Bottom
+            rotation: dial.angle * 180 / Math.PI
+        }
+        Rectangle { width: 8; height: 8; radius: 4; x: 124; y: 124; color: preview.colors.primary }
+        Rectangle {
+            width: 48; height: 48; radius: 24
+            x: dial.hx - 24; y: dial.hy - 24
+            color: preview.colors.primary
+        }
+        Repeater {
+            // the numbers: hours 12, 1..11 (24-hour: 00, 1..11, and 12..23 inside), or minutes
+            // 00, 05..55
+            model: tp.selection === "hour" && tp.h24 ? 24 : 12
+            RoleText {
+                required property int index
+                readonly property bool innerRing: index >= 12
+                readonly property int slot: index % 12
+                readonly property int value: tp.selection === "minute" ? slot * 5
+                    : tp.h24 ? (innerRing ? 12 + slot : slot) : (slot === 0 ? 12 : slot)
+                readonly property real a: slot / 12 * 2 * Math.PI
+                readonly property real r: innerRing ? 69 : 101
+                readonly property bool under: Math.hypot(128 + r * Math.sin(a) - dial.hx, 128 - r * Math.cos(a) - dial.hy) < 24
+                role: "bodyLarge"
+                text: tp.selection === "minute" ? tp.pad(value) : tp.h24 && !innerRing ? tp.pad(value) : String(value)
+                color: under ? preview.colors.onPrimary : preview.colors.onSurface
+                x: 128 + r * Math.sin(a) - implicitWidth / 2
+                y: 128 - r * Math.cos(a) - implicitHeight / 2
+            }
+        }
+        MouseArea {
+            anchors.fill: parent
+            function pick(mx, my, done) {
+                var dx = mx - 128, dy = my - 128;
+                var turn = (Math.atan2(dx, -dy) + 2 * Math.PI) % (2 * Math.PI) / (2 * Math.PI);
+                if (tp.selection === "hour") {
+                    var slot = Math.round(turn * 12) % 12;
+                    var h;
+                    if (tp.h24) h = Math.hypot(dx, dy) < (69 + 101) / 2 ? 12 + slot : slot;
+                    else h = slot + (tp.hour >= 12 ? 12 : 0);
+                    tp.write(h, tp.minute);
+                    if (done) tp.selection = "minute";  // the dial turns to minutes on release
+                } else {
+                    tp.write(tp.hour, Math.round(turn * 60) % 60);
+                }
+            }
+            onPressed: (m) => pick(m.x, m.y, false)
+            onPositionChanged: (m) => { if (pressed) pick(m.x, m.y, false); }
+            onReleased: (m) => pick(m.x, m.y, true)
         }
     }
 }

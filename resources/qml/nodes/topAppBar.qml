@@ -1,4 +1,7 @@
-// topAppBar: small, centerAligned, medium or large; navigation icon, title, 1..3 actions.
+// topAppBar: small, centerAligned, medium or large; navigation icon, title, 1..3 actions (MC
+// `RenderPrototypeTopAppBar`). The title is `Text(node.text)` in the bar's title colour
+// (onSurface): the node's `style.color` plays no part. Navigation icon onSurface, actions
+// onSurfaceVariant (TopAppBarDefaults.topAppBarColors).
 import QtQuick
 import ".."
 
@@ -25,7 +28,7 @@ Rectangle {
             d.n.rev;
             return preview.text(d.n, d.p.title || "");
         }
-        color: d.ts.color || preview.colors.onSurface
+        color: preview.colors.onSurface
         x: bar.variant === "centerAligned" ? (bar.width - width) / 2 : bar.tall ? 16 : (nav.visible ? 56 : 16)
         width: Math.min(implicitWidth, bar.width - 2 * 16 - (bar.tall ? 0 : actions.width + (nav.visible ? 56 : 0)))
         y: bar.tall ? bar.height - height - (bar.variant === "large" ? 28 : 24) : (64 - height) / 2

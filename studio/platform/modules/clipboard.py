@@ -91,6 +91,7 @@ def module(clipboard: Clipboard) -> PlatformModule:
             result=obj({"copied": {"type": "boolean"}, "bytes": {"type": "integer"}}),
             handler=copy,
             side_effect=True,
+            consent="will put this text on your clipboard",
         ),
         "paste": PlatformCall(
             name="paste",
@@ -104,6 +105,7 @@ def module(clipboard: Clipboard) -> PlatformModule:
             ),
             handler=paste,
             sensitive=True,
+            consent="will read the text on your clipboard",
         ),
         "hasText": PlatformCall(
             name="hasText",

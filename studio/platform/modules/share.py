@@ -2,6 +2,7 @@
 
 The "share target" is injected by the host. `FileShareTarget` asks the UI for a file path
 (through a callback) and writes the text there atomically; without a target the call fails.
+When the user cancels (closes the picker) the call ends `cancelled` and nothing is written.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from studio.concurrency import off_loop
-from studio.platform.module import JSON, CallContext, PlatformCall, PlatformError, PlatformModule
+from studio.platform.module import (
+    JSON,
+    CallContext,
+    PlatformCall,
+    PlatformCancelled,
+    PlatformError,
+    PlatformModule,
+)
 from studio.platform.module import object_schema as obj
 from studio.platform.modules.clipboard import MAX_BYTES, utf8_size
 
@@ -74,7 +82,9 @@ def module(target: ShareTarget | None) -> PlatformModule:
             raise PlatformError(f"share.text: text is {size} bytes, the limit is {MAX_BYTES}")
         shared = await target.share_text(text, title=args.get("title"))
         context.audit.update(op="share", bytes=size if shared else 0)
-        return {"shared": shared, "bytes": size if shared else 0}
+        if not shared:  # the user closed the picker: the call is `cancelled`, not `ok`
+            raise PlatformCancelled("share.text: cancelled by the user")
+        return {"shared": True, "bytes": size}
 
     call = PlatformCall(
         name="text",
@@ -94,6 +104,7 @@ def module(target: ShareTarget | None) -> PlatformModule:
         ),
         handler=share_text,
         side_effect=True,
+        consent="will save this text to a file you choose",
         timeout=300.0,  # the user picks a destination
     )
     return PlatformModule(

@@ -1,11 +1,22 @@
 """Stand-in for scrcpy's device-side server (video only): started through adbd's shell as
 `CLASSPATH=<this file> app_process / com.genymobile.scrcpy.Server <version> key=value...`.
 
-Like the real server it refuses a client of another version, listens on (tunnel_forward=true) or
-connects to the abstract socket scrcpy_<scid>, sends the dummy byte (forward only), the 64-byte
-device name, the codec id, the 3.x size header or a 4.x session packet, then the pushed H.264 file
-as framed packets at 30 fps (SPS/PPS first as a config packet, as MediaCodec does), and keeps the
-socket open until the client closes it. The test writes VERSION below when it "installs" it.
+Each rule follows scrcpy's source (Genymobile/scrcpy, tags v3.3.4 and v4.1):
+
+- the version check: `server/src/main/java/com/genymobile/scrcpy/Options.java` `parse` ("The
+  server version (X) does not match the client (Y)");
+- the socket: `.../device/DesktopConnection.java` `open` (abstract `scrcpy_%08x` from the scid,
+  listening with tunnel_forward=true, connecting out otherwise) and `sendDeviceMeta` (the 64-byte
+  name, `DEVICE_NAME_FIELD_LENGTH`), with the dummy byte written in forward mode only
+  (`sendDummyByte`);
+- the header: `.../device/Streamer.java` `writeVideoHeader` (3.x: codec id, width, height;
+  4.x: codec id, then a session packet `PACKET_FLAG_SESSION` with the size, as
+  `.../video/SurfaceEncoder.java` writes before an encoding run);
+- packets: `Streamer.java` `writePacket` (3.x: config 1<<63, key 1<<62; 4.x: config 1<<62, key
+  1<<61; a config packet's PTS is 0), SPS/PPS first as MediaCodec's codec-config buffer;
+- the socket stays open until the client closes it.
+
+The test writes VERSION below when it "installs" it.
 """
 
 import os
