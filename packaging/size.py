@@ -76,8 +76,8 @@ def check(folder: Path, report_path: Path | None) -> int:
     where = f"{folder} is {size / MIB:.1f} MiB"
     if pending:
         where += (
-            f" ({numpy / MIB:.1f} MiB of it NumPy, not counted: only {', '.join(users)} still"
-            " import it, and both are dropping it)"
+            f" ({numpy / MIB:.1f} MiB of it NumPy, not counted: only {', '.join(users)}, which"
+            " is dropping it, still imports it)"
         )
     if counted / MIB > limit:
         print(

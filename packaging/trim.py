@@ -283,12 +283,12 @@ def users_of(package: str, package_dir: Path, python: str = sys.executable) -> l
     return users
 
 
-#: The modules that import NumPy today and are dropping it in work under way in parallel:
-#: the mirror (frames reaching Qt as QImage without NumPy) and material-color-utilities (the
-#: preview computing Material schemes itself). While only these need NumPy it is bundled but not
-#: counted against the size limit; once neither imports it, `users_of` finds no user and the
-#: spec leaves NumPy out. Delete this once both have landed.
-NUMPY_PENDING = ("studio.device.mirror", "material_color_utilities")
+#: The modules that still import NumPy and are dropping it in work under way in parallel:
+#: material-color-utilities (the preview computing Material schemes itself; the mirror already
+#: hands frames to Qt without NumPy). While only these need NumPy it is bundled but not counted
+#: against the size limit; once none imports it, `users_of` finds no user and the spec leaves
+#: NumPy out. Delete this once that work has landed.
+NUMPY_PENDING = ("material_color_utilities",)
 
 
 # ---- Linux: system libraries, ICU data, stripping -----------------------------------------

@@ -102,7 +102,7 @@ def clip_packets(data: bytes) -> list[bytes]:
 
 def check_mirror() -> str:
     """Decode the clip as the mirror does (off the GUI thread) and check its colours."""
-    from studio.device.mirror import H264Decoder
+    from studio.device.decoder import H264Decoder
     from studio.ui.mirror import frame_to_qimage
 
     decoder = H264Decoder()
