@@ -71,6 +71,9 @@ if [ "$mode" != check ]; then
   t0=$(date +%s)
   if ! "$PY" -m PyInstaller --noconfirm --log-level WARN --distpath dist \
        --workpath build/pyinstaller packaging/proto-studio.spec >"$log" 2>&1; then
+    # The spec's own refusals (a stale install, a trim step) are one `build:` line already.
+    reason=$(grep -E '^(SystemExit: )?build: ' "$log" | tail -n 1 | sed 's/^SystemExit: //')
+    [ -n "$reason" ] && { echo "$reason" >&2; exit 1; }
     tail -n 30 "$log" >&2
     fail "PyInstaller failed (the whole log: $log)"
   fi
