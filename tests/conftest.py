@@ -85,10 +85,11 @@ def _memory_keyring() -> Iterator[object]:
 
 @pytest.fixture
 def qloop(qapp: object) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync event loop on pytest-qt's QApplication; tests call `qloop.run_until_complete`."""
-    import qasync
+    """The studio's qasync event loop on pytest-qt's QApplication; tests call
+    `qloop.run_until_complete`."""
+    from studio.ui.event_loop import StudioEventLoop
 
-    loop = qasync.QEventLoop(qapp)
+    loop = StudioEventLoop(qapp)
     asyncio.set_event_loop(loop)
     yield loop
     loop.run_until_complete(loop.shutdown_asyncgens())

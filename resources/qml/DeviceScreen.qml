@@ -1,5 +1,9 @@
-// The device screen: backdrop, window placement (fullscreen + scrim, sheet, floating, opacity),
-// the root node, the overlay layer for dialogs/sheets/snackbars, and edit-mode picking.
+// The phone's screen: the app behind the prototype, the system bars (status bar with its cutout,
+// gesture bar, keyboard while a text field has the focus), and the prototype's window as
+// AutoMobile's host places it (PL `prototypeLayoutParams`, HO `PrototypeChrome`): fullscreen
+// below the "Dismiss AutoMobile prototype" bar, a sheet at its edge, a floating window by gravity
+// and offset. The window paints only what the spec paints. Then the overlay layer (dialogs,
+// sheets, snackbars, inside the window) and edit-mode picking.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Controls.Material
@@ -10,7 +14,8 @@ Rectangle {
     width: preview.deviceWidth
     height: preview.deviceHeight
     clip: true
-    color: preview.colors.background || "#FFFFFF"
+    // The app behind the prototype's window (which is translucent where the spec paints nothing).
+    color: preview.deviceDark ? "#202124" : "#E8EAED"
 
     Material.theme: preview.dark ? Material.Dark : Material.Light
     Material.primary: preview.colors.primary || "#6750A4"
@@ -20,75 +25,263 @@ Rectangle {
 
     readonly property var placement: preview.window
     readonly property string kind: placement.type || "fullscreen"
+    readonly property bool chrome: preview.deviceChrome
+    readonly property real opacityValue: placement.opacity === undefined ? 1 : placement.opacity
     property alias overlayLayer: overlay
     readonly property alias rootDelegate: rootDelegate
+    readonly property real statusBar: preview.bars.status
+    readonly property real navigationBar: preview.bars.navigation
+    // The keyboard is up while a text field inside the screen has the focus.
+    readonly property bool typing: {
+        var item = Window.activeFocusItem;
+        if (!item || item.cursorVisible === undefined || item.readOnly === true) return false;
+        for (var p = item; p; p = p.parent) if (p === screen) return true;
+        return false;
+    }
+    onTypingChanged: preview.setKeyboard(typing)
+    readonly property real keyboardHeight: preview.keyboard ? preview.bars.keyboard : 0
 
-    // What sits under a sheet or floating window: a plain "app below" (surface and a few bars).
+    // -- the app behind: a neutral placeholder screen ---------------------------------------
     Column {
-        visible: screen.kind !== "fullscreen"
-        x: 24; y: 72; spacing: 16
+        visible: screen.chrome
+        x: 24; y: screen.statusBar + 56; spacing: 20
+        opacity: 0.5
         Repeater {
-            model: 6
+            model: 7
             Rectangle {
                 required property int index
-                width: screen.width - 48 - (index % 3) * 60
+                width: screen.width - 48 - (index % 3) * 64
                 height: 14; radius: 7
-                color: preview.colors.surfaceContainerHighest || "#E6E0E9"
+                color: preview.deviceDark ? "#3C4043" : "#D2D5DA"
+            }
+        }
+    }
+
+    // -- the prototype's window ------------------------------------------------------------
+    Item {
+        id: windowBox
+        objectName: "window"
+        visible: screen.placement.active !== false
+        readonly property bool fullscreen: screen.kind === "fullscreen"
+        readonly property string gravity: String(screen.placement.gravity || "center").toLowerCase()
+        readonly property var offset: screen.placement.offset || ({x: 0, y: 0})
+        // Fullscreen: the dismiss bar reserves the status-bar inset and 32 dp (HO PrototypeChrome).
+        readonly property real barHeight: fullscreen && screen.chrome ? screen.statusBar + 32 : 0
+        readonly property real sheetHeight: Math.min(screen.height, screen.placement.height || 0)
+        // A bottom sheet rises above the keyboard (PL `prototypeImeShiftPx`).
+        readonly property real imeLift: screen.kind === "sheet" && screen.placement.edge !== "top" ? screen.keyboardHeight : 0
+        width: screen.kind === "floating" ? Math.min(screen.width, rootDelegate.slotW) : screen.width
+        height: screen.kind === "sheet" ? sheetHeight
+            : screen.kind === "floating" ? Math.min(screen.height, rootDelegate.slotH)
+            : screen.height
+        // Android gravity: the offset moves the window away from the edge it is pulled to
+        // (inward for end and bottom), from the centre to the right/down; the window stays
+        // on the screen (WM `prototypeGravity`, PL: "A positive y lifts a bottom-gravity window").
+        x: {
+            if (screen.kind !== "floating") return 0;
+            var g = gravity, dx = offset.x || 0;
+            var at = g.endsWith("start") ? dx : g.endsWith("end") ? screen.width - width - dx
+                : (screen.width - width) / 2 + dx;
+            return Math.max(0, Math.min(screen.width - width, at));
+        }
+        y: {
+            if (screen.kind === "sheet")
+                return screen.placement.edge === "top" ? 0 : screen.height - height - imeLift;
+            if (screen.kind !== "floating") return 0;
+            var g = gravity, dy = offset.y || 0;
+            var at = g.startsWith("top") ? dy : g.startsWith("bottom") ? screen.height - height - dy
+                : (screen.height - height) / 2 + dy;
+            return Math.max(0, Math.min(screen.height - height, at));
+        }
+        // A device-persistent window that is not fullscreen carries a Close control (HO
+        // `prototypeHostChrome`: `closeVisible`).
+        readonly property bool closeVisible: !fullscreen && screen.placement.persistent === true
+        // `window.opacity`: a fullscreen window (or one with Close) fades its content only, never
+        // the host's controls; the other placements fade the whole window.
+        readonly property bool opaqueWindow: fullscreen || closeVisible
+        opacity: opaqueWindow ? 1 : screen.opacityValue
+
+        Rectangle {
+            id: dismissBar
+            objectName: "dismissBar"
+            visible: windowBox.fullscreen && screen.chrome
+            width: parent.width
+            height: windowBox.barHeight
+            // surfaceContainerHigh at 0.6 over the spec's theme (TH `prototypeDismissColors`).
+            color: Qt.alpha(preview.colors.surfaceContainerHigh, 0.6)
+            Text {
+                anchors.right: parent.right
+                anchors.rightMargin: 12
+                y: screen.statusBar + (32 - height) / 2
+                text: "Dismiss AutoMobile prototype"
+                font.family: preview.fontFamily
+                font.pixelSize: 12
+                font.weight: 500
+                font.letterSpacing: 0.5
+                color: preview.colors.onSurface
+                MouseArea {
+                    anchors.fill: parent
+                    anchors.margins: -8
+                    enabled: !preview.editMode
+                    onClicked: preview.dismissWindow()
+                }
+            }
+        }
+        Item {
+            id: contentArea
+            objectName: "content"
+            y: windowBox.barHeight
+            width: parent.width
+            height: parent.height - windowBox.barHeight
+            clip: true
+            opacity: windowBox.opaqueWindow ? screen.opacityValue : 1
+            // The fullscreen scrim, behind the content (HO: the content box's background).
+            Rectangle {
+                anchors.fill: parent
+                visible: windowBox.fullscreen && screen.placement.scrim !== undefined
+                color: screen.placement.scrim || "transparent"
+            }
+            NodeDelegate {
+                id: rootDelegate
+                managed: true
+                n: preview.root
+                inh: ({})
+                x: (slotW - width) / 2
+                y: (slotH - height) / 2
+                // The window wraps a floating root; fullscreen and sheets offer their whole area.
+                readonly property real maxW: screen.kind === "floating" ? screen.width : contentArea.width
+                readonly property real maxH: screen.kind === "floating" ? screen.height : contentArea.height
+                function place() { constrain(0, maxW, 0, maxH, 0); }
+                // Measured in the next event-loop pass, not in the one that built the tree: a
+                // new spec's creation and its measuring are two shorter GUI-thread steps.
+                onMaxWChanged: rootMeasure.schedule()
+                onMaxHChanged: rootMeasure.schedule()
+                onContentChanged: rootMeasure.schedule()
+                Component.onCompleted: rootMeasure.schedule()
+            }
+            Scheduler { id: rootMeasure; run: rootDelegate.place }
+            Item {
+                id: overlay
+                objectName: "overlay"
+                anchors.fill: parent
+                z: 10
+            }
+        }
+        Rectangle {
+            // The persistent window's Close: a TextButton (48 dp touch target) on an opaque
+            // surfaceContainerHigh at the top end, drawn over the content (TH `prototypeCloseColors`).
+            objectName: "closeButton"
+            visible: windowBox.closeVisible
+            z: 20
+            anchors.right: parent.right
+            width: Math.max(58, closeLabel.implicitWidth + 24)
+            height: 48
+            color: preview.colors.surfaceContainerHigh
+            Text {
+                id: closeLabel
+                anchors.centerIn: parent
+                text: "Close"
+                font.family: preview.fontFamily
+                font.pixelSize: 14
+                font.weight: 500
+                font.letterSpacing: 0.1
+                color: preview.colors.onSurface
+            }
+            MouseArea {
+                anchors.fill: parent
+                enabled: !preview.editMode
+                onClicked: preview.dismissWindow()
+            }
+        }
+    }
+
+    // -- the system bars -----------------------------------------------------------------
+    Item {
+        id: statusBarItem
+        objectName: "statusBar"
+        visible: screen.chrome
+        width: screen.width
+        height: screen.statusBar
+        z: 20
+        readonly property color ink: preview.deviceDark ? "#E8EAED" : "#1F1F1F"
+        Text {
+            x: 16
+            anchors.verticalCenter: parent.verticalCenter
+            text: "12:30"
+            font.pixelSize: 13
+            font.weight: 500
+            color: statusBarItem.ink
+        }
+        Rectangle {
+            // The punch-hole camera (the cutout inset).
+            anchors.centerIn: parent
+            width: 12; height: 12; radius: 6
+            color: "#000000"
+        }
+        Row {
+            anchors.right: parent.right
+            anchors.rightMargin: 16
+            anchors.verticalCenter: parent.verticalCenter
+            spacing: 6
+            Repeater {
+                model: ["signal_cellular_alt", "wifi", "battery_full"]
+                Text {
+                    required property string modelData
+                    text: preview.glyph(modelData)
+                    font.family: preview.iconFont
+                    font.pixelSize: 15
+                    color: statusBarItem.ink
+                }
             }
         }
     }
     Rectangle {
-        anchors.fill: parent
-        visible: screen.placement.scrim !== undefined
-        color: screen.placement.scrim || "transparent"
+        id: keyboardItem
+        objectName: "keyboard"
+        visible: screen.chrome && screen.keyboardHeight > 0
+        z: 20
+        width: screen.width
+        height: screen.keyboardHeight
+        y: screen.height - height
+        color: preview.deviceDark ? "#2D2E31" : "#E1E3E6"
+        Column {
+            x: 6; y: 12; spacing: 10
+            Repeater {
+                model: [10, 9, 9, 5]
+                Row {
+                    required property int modelData
+                    required property int index
+                    x: index === 1 ? (screen.width - 12) / 20 : 0
+                    spacing: 6
+                    Repeater {
+                        model: parent.modelData
+                        Rectangle {
+                            width: (screen.width - 12 - 9 * 6) / 10 * (parent.modelData === 5 && index === 2 ? 4.6 : 1)
+                            height: 46; radius: 6
+                            color: preview.deviceDark ? "#46474A" : "#FFFFFF"
+                        }
+                    }
+                }
+            }
+        }
     }
     Item {
-        id: windowBox
-        objectName: "window"
-        opacity: screen.placement.opacity === undefined ? 1 : screen.placement.opacity
-        readonly property string gravity: screen.placement.gravity || "center"
-        readonly property var offset: screen.placement.offset || ({x: 0, y: 0})
-        width: screen.kind === "floating" ? Math.min(screen.width, rootDelegate.implicitWidth) : screen.width
-        height: screen.kind === "sheet" ? Math.min(screen.height, screen.placement.height || 0)
-            : screen.kind === "floating" ? Math.min(screen.height, rootDelegate.implicitHeight)
-            : screen.height
-        x: {
-            if (screen.kind !== "floating") return 0;
-            var g = gravity.toLowerCase();
-            var base = g.endsWith("start") ? 0 : g.endsWith("end") ? screen.width - width : (screen.width - width) / 2;
-            return base + (offset.x || 0);
-        }
-        y: {
-            if (screen.kind === "sheet") return screen.placement.edge === "top" ? 0 : screen.height - height;
-            if (screen.kind !== "floating") return 0;
-            var g = gravity.toLowerCase();
-            var base = g.startsWith("top") ? 0 : g.startsWith("bottom") ? screen.height - height : (screen.height - height) / 2;
-            return base + (offset.y || 0);
-        }
+        id: navigationBarItem
+        objectName: "navigationBar"
+        visible: screen.chrome
+        z: 20
+        width: screen.width
+        height: screen.navigationBar
+        y: screen.height - height
         Rectangle {
-            // A sheet window reads as a Material sheet even when its root draws no background.
-            anchors.fill: parent
-            visible: screen.kind === "sheet"
-            color: preview.colors.surfaceContainerLow || "#F7F2FA"
-            topLeftRadius: screen.placement.edge === "top" ? 0 : 28
-            topRightRadius: topLeftRadius
-            bottomLeftRadius: screen.placement.edge === "top" ? 28 : 0
-            bottomRightRadius: bottomLeftRadius
-        }
-        NodeDelegate {
-            id: rootDelegate
-            n: preview.root
-            inh: ({})
-            width: fillW || screen.kind === "floating" ? parent.width : Math.min(parent.width, implicitWidth)
-            height: fillH || screen.kind === "floating" ? parent.height : Math.min(parent.height, implicitHeight)
+            // The gesture handle.
+            anchors.centerIn: parent
+            width: 108; height: 4; radius: 2
+            color: preview.deviceDark ? "#E8EAED" : "#1F1F1F"
+            opacity: 0.6
         }
     }
-    Item {
-        id: overlay
-        objectName: "overlay"
-        anchors.fill: parent
-        z: 10
-    }
+
     MouseArea {
         // Edit mode: a click selects the deepest node under the pointer, running no action.
         anchors.fill: parent
@@ -116,7 +309,9 @@ Rectangle {
         return null;
     }
     function nodeAt(x, y) {
-        var hit = deepest(overlay, x, y);
-        return hit ? hit : deepest(windowBox, mapToItem(windowBox, x, y).x, mapToItem(windowBox, x, y).y);
+        var o = mapToItem(overlay, x, y);
+        var hit = deepest(overlay, o.x, o.y);
+        var w = mapToItem(contentArea, x, y);
+        return hit ? hit : deepest(contentArea, w.x, w.y);
     }
 }

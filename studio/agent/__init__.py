@@ -12,7 +12,11 @@ Who owns what:
                 per-model list prices and `cost` (0 on a local server)
 - registry.py   Tool (schema, description, examples, timeout, idempotent) and ToolRegistry
 - guards.py     Limits (turn cap, token budget), StuckDetector, RetryPolicy
-- loop.py       AgentLoop: the turn loop, tool batches, askUser/approval pauses, cancellation
+- loop.py       AgentLoop: the turn loop, tool batches, askUser/approval pauses, cancellation;
+                every call answered, requests sized to the window and budget, the nudge and
+                the `no_changes` outcome, time limits
+- tokens.py     token counts (tiktoken for OpenAI models, a calibrated estimate), context windows
+- textcalls.py  tool calls weak models write as text (<tool_call>, functions.NAME:, bare JSON)
 - draft.py      Draft: revisions over the starting spec; preview, apply, discard, undo
 - tools.py      the ten spec tools bound to a draft (outline ... askUser), PreviewProvider
 - guide.py      the spec guide and system prompt, generated from the JSON Schema

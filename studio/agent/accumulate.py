@@ -119,6 +119,8 @@ class ChatStreamState:
             delta = choice.get("delta") or choice.get("message") or {}
             content = delta.get("content")
             if content:
+                if not isinstance(content, str):
+                    raise TypeError(f"delta.content is {type(content).__name__}, not a string")
                 self.text_chars += len(content)
                 out.append(TextDelta(content))
             tool_calls = delta.get("tool_calls")

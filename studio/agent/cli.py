@@ -12,7 +12,9 @@ from typing import IO, Any, Literal
 
 from studio.agent.trace import GLOBAL_MASKER
 
-EXIT = {"completed": 0, "failed": 1, "cancelled": 130}
+EXIT = {"completed": 0, "failed": 1, "no_changes": 3, "cancelled": 130}
+"""Exit codes: 0 done, 1 failed, 2 bad command line or files, 3 finished without the change it
+was asked for ("no changes made"), 130 interrupted."""
 
 
 def configure_agent(parser: argparse.ArgumentParser) -> None:
@@ -39,7 +41,41 @@ def configure_agent(parser: argparse.ArgumentParser) -> None:
         help="spec guide size (default: short for local servers)",
     )
     parser.add_argument("--max-turns", type=int, default=20)
-    parser.add_argument("--token-budget", type=int, default=None)
+    parser.add_argument(
+        "--token-budget",
+        type=int,
+        default=None,
+        help="stop before a request would pass this many tokens in all",
+    )
+    parser.add_argument(
+        "--context-window",
+        type=int,
+        default=None,
+        help="the model's context window in tokens (default: asked from the server, else the "
+        "profile's)",
+    )
+    parser.add_argument(
+        "--max-output-tokens", type=int, default=8192, help="the most one reply may use"
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=None,
+        help="seconds without a byte from the server before a request fails (default: 120, "
+        "300 for local servers)",
+    )
+    parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=600.0,
+        help="seconds for one whole model answer (default: 600)",
+    )
+    parser.add_argument(
+        "--run-timeout",
+        type=float,
+        default=1800.0,
+        help="seconds for the whole instruction (default: 1800)",
+    )
     parser.add_argument(
         "--events", type=Path, default=None, help="write one JSON event per line here"
     )
@@ -56,6 +92,10 @@ def configure_agent(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true", help="log each step to stderr")
 
 
+MAX_EVENT_LINE = 1024 * 1024
+"""The longest line the events file takes; a longer event is written with its strings cut."""
+
+
 class _EventWriter:
     def __init__(self, stream: IO[str] | None) -> None:
         self.stream = stream
@@ -65,8 +105,21 @@ class _EventWriter:
         if event.get("type") in EXIT:
             self.terminal = event
         if self.stream is not None:
-            self.stream.write(json.dumps(GLOBAL_MASKER.obj(event), ensure_ascii=False) + "\n")
+            line = json.dumps(GLOBAL_MASKER.obj(event))  # ASCII: lone surrogates stay escaped
+            if len(line) > MAX_EVENT_LINE:
+                line = json.dumps(_cut_strings(GLOBAL_MASKER.obj(event)))
+            self.stream.write(line + "\n")
             self.stream.flush()
+
+
+def _cut_strings(value: Any, limit: int = 64 * 1024) -> Any:
+    if isinstance(value, str):
+        return value if len(value) <= limit else value[:limit] + f"... ({len(value)} characters)"
+    if isinstance(value, dict):
+        return {k: _cut_strings(v, limit) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cut_strings(v, limit) for v in value]
+    return value
 
 
 def _fail(writer: _EventWriter, reason: str) -> int:
@@ -85,12 +138,15 @@ def _write_spec(path: Path, spec: dict[str, Any]) -> None:
 def run_agent(args: argparse.Namespace) -> int:
     from studio.agent.trace import MaskingFilter
 
-    handler = logging.StreamHandler(sys.stderr)
+    handler: logging.Handler = logging.StreamHandler(sys.stderr)
     handler.addFilter(MaskingFilter(GLOBAL_MASKER))
     log = logging.getLogger("studio.agent")
     if args.verbose:
         log.addHandler(handler)
         log.setLevel(logging.DEBUG)
+    else:  # the trace's WARNING steps are in the events and snapshot, not on stderr
+        handler = logging.NullHandler()
+        log.addHandler(handler)
     events_file = None
     if args.events is not None:
         try:
@@ -141,12 +197,19 @@ def _run(args: argparse.Namespace, writer: _EventWriter) -> int:
         )
     try:
         return asyncio.run(_session(args, spec, profile, lookup.key, writer))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # the session wrote --out and the snapshot when it was cancelled
         if writer.terminal is None:
             writer({"type": "cancelled", "reason": "interrupted"})
-        if args.out is not None:
-            _write_spec(args.out, spec)
         return EXIT["cancelled"]
+
+
+def _save(what: str, save: Any) -> Any:
+    """Run a save; a failure is one line on stderr (never a traceback that loses the rest)."""
+    try:
+        return save()
+    except (OSError, ValueError) as exc:  # ValueError: NaN, a lone surrogate (F3)
+        print(f"proto-studio agent: could not save {what} ({exc})", file=sys.stderr)
+        return None
 
 
 async def _session(
@@ -158,24 +221,44 @@ async def _session(
 ) -> int:
     import httpx
 
-    from studio.agent.clients import make_client
+    from studio.agent.clients import CONNECT_TIMEOUT, make_client
     from studio.agent.guards import Limits
     from studio.agent.session import AgentSession
     from studio.agent.snapshot import save_snapshot
 
-    guide: Literal["full", "short"] = args.guide or ("short" if profile.local else "full")
-    async with httpx.AsyncClient(timeout=httpx.Timeout(600.0, connect=5.0)) as http:
+    limits = Limits(
+        args.max_turns,
+        args.token_budget,
+        max_output_tokens=args.max_output_tokens,
+        context_window=args.context_window,
+        idle_timeout=args.idle_timeout,
+        request_timeout=args.request_timeout,
+        run_timeout=args.run_timeout,
+    )
+    idle = args.idle_timeout or profile.idle_timeout
+    async with httpx.AsyncClient(
+        timeout=httpx.Timeout(idle, connect=CONNECT_TIMEOUT), follow_redirects=False
+    ) as http:
         client = make_client(
             args.api, args.base_url, args.model, api_key=key, profile=profile, http=http
         )
+        guide: Literal["full", "short"] | None = args.guide
+        if guide is None:
+            window = args.context_window
+            if window is None:
+                found = await client.context_window()
+                window = found.tokens if found else profile.window(args.model)
+            # The full guide is ~1k tokens: small windows and local models get the short one.
+            guide = "short" if profile.local or (window is not None and window < 16_384) else "full"
         session = AgentSession(
             client,
             spec,
             guide=guide,
-            limits=Limits(args.max_turns, args.token_budget),
+            limits=limits,
             on_event=writer,
             info={"profile": profile.name, "api": args.api, "base_url": args.base_url},
         )
+        result = None
         try:
             result = await session.run(args.instruction, selected=args.selected)
             if result.status == "needs_input" and result.request is not None:
@@ -192,23 +275,21 @@ async def _session(
             logging.getLogger("studio.agent").exception("agent run crashed")
             return _fail(writer, f"the agent run crashed: {type(exc).__name__}: {exc}")
         finally:
-            try:
-                where = save_snapshot(session.snapshot(), args.snapshot)
+            where = _save(
+                "the run snapshot", lambda: save_snapshot(session.snapshot(), args.snapshot)
+            )
+            if where is not None:
                 print(f"proto-studio agent: run saved to {where}", file=sys.stderr)
-            except OSError as exc:
-                print(
-                    f"proto-studio agent: could not save the run snapshot ({exc})", file=sys.stderr
-                )
-    if result.status == "completed" and session.draft.revisions:
-        final = session.draft.apply()
-        note = f"applied {len(session.draft.revisions)} revision(s)"
-    else:
-        final = session.draft.discard()
-        note = "nothing applied"
-    if args.out is not None:
-        _write_spec(args.out, final)
+            # One rule for every outcome, as in the studio's sheet: the draft keeps every
+            # accepted (validated) revision; --out gets the draft as the run left it.
+            kept = len(session.draft.revisions)
+            if args.out is not None:
+                _save(args.out, lambda: _write_spec(args.out, session.draft.spec))
+    status = result.status if result is not None else "failed"
+    note = f"kept {kept} revision(s)" if kept else "nothing changed"
     print(
-        f"proto-studio agent: {result.status}: {GLOBAL_MASKER.text(result.reason)} ({note})",
+        f"proto-studio agent: {status}: {GLOBAL_MASKER.text(result.reason if result else '')} "
+        f"({note})",
         file=sys.stderr,
     )
-    return EXIT.get(result.status, 1)
+    return EXIT.get(status, 1)

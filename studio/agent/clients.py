@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import math
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import httpx
 
 from studio.agent.accumulate import ChatStreamState
 from studio.agent.errors import (
+    MAX_ERROR_BODY,
     ModelError,
     ModelRequestsBlocked,
     classify_http,
@@ -30,12 +32,19 @@ from studio.agent.events import (
     TextDelta,
     ToolCall,
     Usage,
-    estimate_tokens,
 )
 from studio.agent.profiles import ProviderProfile, profile_for
-from studio.agent.sse import iter_sse
+from studio.agent.sse import SSELineTooLong, iter_sse
+from studio.agent.tokens import ESTIMATE, ContextWindow, request_tokens
 
+T = TypeVar("T")
 ALLOW_ENV = "PROTO_STUDIO_ALLOW_MODEL_REQUESTS"
+MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+"""The most one model answer may send (F8); a stream past it fails instead of filling memory."""
+MAX_REDIRECTS = 3
+CONNECT_TIMEOUT = 10.0
+DEFAULT_IDLE_TIMEOUT = 120.0
+_MALFORMED = (AttributeError, TypeError, ValueError, KeyError, OverflowError, RecursionError)
 
 
 class ModelClient(Protocol):
@@ -62,35 +71,116 @@ def check_request_allowed(url: str) -> None:
 
 
 def default_http_client() -> httpx.AsyncClient:
-    """The real client: generous read timeout for long streams, 5 s to connect."""
-    return httpx.AsyncClient(timeout=httpx.Timeout(600.0, connect=5.0))
+    """The real client: an idle timeout between bytes (each request may set its own), 10 s to
+    connect, no redirects followed (the client decides, see `_post`)."""
+    return httpx.AsyncClient(
+        timeout=httpx.Timeout(DEFAULT_IDLE_TIMEOUT, connect=CONNECT_TIMEOUT),
+        follow_redirects=False,
+    )
+
+
+def _malformed(what: str, data: Any, exc: BaseException | None = None) -> ModelError:
+    try:
+        shown = data if isinstance(data, str) else json.dumps(data)
+    except _MALFORMED:
+        shown = repr(data)
+    why = f" ({type(exc).__name__}: {str(exc)[:120]})" if exc is not None else ""
+    return ModelError("retryable", f"malformed {what} in the stream: {shown[:120]!r}{why}")
 
 
 def _parse_chunk(data: str) -> list[Any]:
     """JSON of one SSE event; tolerates servers that omit blank lines between `data:` lines."""
     try:
         return [json.loads(data)]
-    except ValueError:
+    except (ValueError, RecursionError):
         if "\n" in data:
             try:
                 return [json.loads(line) for line in data.split("\n") if line.strip()]
-            except ValueError:
+            except (ValueError, RecursionError):
                 pass
-        raise ModelError("retryable", f"malformed chunk in the stream: {data[:120]!r}") from None
+        raise _malformed("chunk", data) from None
 
 
 def _feed(state: ChatStreamState, chunk: Any) -> list[ModelEvent]:
     try:
         return state.feed(chunk)
-    except (AttributeError, TypeError, ValueError) as exc:  # a chunk of the wrong shape
-        raise ModelError(
-            "retryable", f"malformed chunk in the stream: {json.dumps(chunk)[:120]} ({exc})"
-        ) from None
+    except _MALFORMED as exc:  # a chunk of the wrong shape
+        raise _malformed("chunk", chunk, exc) from None
+
+
+def _tokens(value: Any) -> int:
+    """A token count from a usage object: a non-negative finite number, else malformed."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"a token count of {value!r}")
+    return max(0, int(value))
 
 
 def _estimate(request: ModelRequest, out_chars: int) -> Usage:
-    sent = json.dumps(request.messages) + json.dumps([t.parameters for t in request.tools])
-    return Usage(estimate_tokens(sent), (out_chars + 3) // 4, estimated=True)
+    sent = (
+        request.input_tokens
+        if request.input_tokens is not None
+        else request_tokens(request, ESTIMATE)
+    )
+    return Usage(sent, math.ceil(out_chars / 3.2), estimated=True)
+
+
+async def _body_bytes(
+    response: httpx.Response, limit: int = MAX_RESPONSE_BYTES
+) -> AsyncGenerator[bytes, None]:
+    """The response body, failing once it passes `limit` bytes (the generator is always closed
+    by its caller, so the connection is released in the task that opened it)."""
+    total = 0
+    async with closing_stream(response.aiter_bytes()) as chunks:
+        async for chunk in chunks:
+            total += len(chunk)
+            if total > limit:
+                raise ModelError(
+                    "fatal", f"the answer passed {limit // (1024 * 1024)} MiB; stopped reading it"
+                )
+            yield chunk
+
+
+async def _read_capped(response: httpx.Response, limit: int) -> bytes:
+    """At most `limit` bytes of a body (an error body of 60 MB is not read whole)."""
+    parts: list[bytes] = []
+    size = 0
+    async with closing_stream(response.aiter_bytes()) as chunks:
+        async for chunk in chunks:
+            parts.append(chunk)
+            size += len(chunk)
+            if size >= limit:
+                break
+    return b"".join(parts)[:limit]
+
+
+@asynccontextmanager
+async def closing_stream(stream: AsyncIterator[T]) -> AsyncGenerator[AsyncIterator[T], None]:
+    """`contextlib.aclosing` for any async iterator: an async generator that a caller stops
+    reading is closed here, in the task that used it, not later by the garbage collector in
+    another task (which is what printed anyio's "cancel scope in a different task" and
+    httpcore's GeneratorExit tracebacks during cancels, issue 14)."""
+    try:
+        yield stream
+    finally:
+        close = getattr(stream, "aclose", None)
+        if close is not None:
+            await close()
+
+
+async def _events(response: httpx.Response) -> AsyncGenerator[Any, None]:
+    """Parsed JSON of each SSE event (with its `event:` name as `("event", name, data)`)."""
+    try:
+        async with closing_stream(iter_sse(_body_bytes(response))) as messages:
+            async for message in messages:
+                if message.data == "[DONE]":
+                    yield None
+                    return
+                for data in _parse_chunk(message.data):
+                    yield (message.event, data)
+    except SSELineTooLong as exc:
+        raise ModelError("fatal", str(exc)) from None
 
 
 class _HTTPClient:
@@ -109,6 +199,8 @@ class _HTTPClient:
         self._api_key = api_key
         self._http = http or default_http_client()
         self._owns_http = http is None
+        self._window: ContextWindow | None = None
+        self._window_probed = False
 
     def __repr__(self) -> str:  # never shows the key
         return f"{type(self).__name__}({self.base_url!r}, model={self.model!r}, profile={self.profile.name!r})"
@@ -125,30 +217,108 @@ class _HTTPClient:
         if self._owns_http:
             await self._http.aclose()
 
+    async def context_window(self) -> ContextWindow | None:
+        """The server's context window, asked once (llama-server's /props, else /v1/models);
+        None when the server does not say. Bounded to a few seconds; never raises."""
+        if self._window_probed:
+            return self._window
+        self._window_probed = True
+        from studio.agent.tokens import window_from_models, window_from_props
+
+        root = self.base_url[: -len("/v1")] if self.base_url.endswith("/v1") else self.base_url
+        probes: list[tuple[str, str, Any]] = []
+        if self.profile.name == "llamacpp":
+            probes.append((root + "/props", "the server (/props)", window_from_props))
+        probes.append(
+            (
+                self.base_url + "/models",
+                "the server (/models)",
+                lambda data: window_from_models(data, self.model),
+            )
+        )
+        for url, source, read in probes:
+            try:
+                check_request_allowed(url)
+                response = await self._http.get(
+                    url, headers=self._headers(False), timeout=httpx.Timeout(3.0)
+                )
+                if response.status_code != 200 or len(response.content) > MAX_ERROR_BODY * 16:
+                    continue
+                tokens = read(response.json())
+            except (httpx.HTTPError, ModelError, *_MALFORMED):
+                continue
+            if tokens:
+                self._window = ContextWindow(tokens, source)
+                break
+        return self._window
+
     @asynccontextmanager
     async def _post(
-        self, path: str, body: dict[str, Any], streaming: bool
+        self, path: str, body: dict[str, Any], streaming: bool, idle: float | None = None
     ) -> AsyncIterator[httpx.Response]:
         # A context manager (not a generator we iterate) so that transport errors raised while
         # the caller reads the body are thrown back in here and classified.
         url = self.base_url + path
         check_request_allowed(url)
+        timeout = httpx.Timeout(idle or DEFAULT_IDLE_TIMEOUT, connect=CONNECT_TIMEOUT)
         try:
-            async with self._http.stream(
-                "POST", url, json=body, headers=self._headers(streaming)
-            ) as response:
-                if response.status_code >= 400:
-                    raw = await response.aread()
-                    raise classify_http(response.status_code, response.headers, raw)
-                yield response
+            for _ in range(MAX_REDIRECTS + 1):
+                request = self._http.build_request(
+                    "POST", url, json=body, headers=self._headers(streaming), timeout=timeout
+                )
+                response = await self._http.send(request, stream=True, follow_redirects=False)
+                try:
+                    if response.is_redirect:
+                        url = self._redirect_target(url, response)
+                        continue
+                    if response.status_code >= 400:
+                        raw = await _read_capped(response, MAX_ERROR_BODY)
+                        raise classify_http(response.status_code, response.headers, raw)
+                    if response.status_code >= 300 or response.status_code < 200:
+                        raise ModelError(
+                            "fatal",
+                            f"{url} answered HTTP {response.status_code}, not a model reply",
+                            status=response.status_code,
+                        )
+                    yield response
+                    return
+                finally:
+                    await response.aclose()
+            raise ModelError("fatal", f"{url}: more than {MAX_REDIRECTS} redirects")
         except httpx.TimeoutException as exc:
+            what = "no byte" if isinstance(exc, httpx.ReadTimeout) else type(exc).__name__
             raise ModelError(
-                "retryable", f"timed out talking to {url} ({type(exc).__name__})"
+                "timeout",
+                f"timed out talking to {url} ({what} for {timeout.read:g} s)"
+                if what == "no byte"
+                else f"timed out talking to {url} ({what})",
             ) from exc
         except httpx.TransportError as exc:
             raise ModelError(
                 "retryable", f"network error talking to {url}: {exc or type(exc).__name__}"
             ) from exc
+
+    @staticmethod
+    def _redirect_target(url: str, response: httpx.Response) -> str:
+        """Follow a 307/308 only to the same scheme, host and port (the key goes with it);
+        refuse every other redirect with where it pointed."""
+        location = response.headers.get("location", "")
+        here = httpx.URL(url)
+        target = here.join(location) if location else here
+        same = (target.scheme, target.host, target.port) == (here.scheme, here.host, here.port)
+        if response.status_code in (307, 308) and same and location:
+            return str(target)
+        where = f" to {target}" if location else ""
+        advice = (
+            "redirects to another host are refused, because the API key would go with them"
+            if not same
+            else "only 307/308 redirects keep a POST; set the base URL to the final address"
+        )
+        raise ModelError(
+            "fatal",
+            f"{url} redirected (HTTP {response.status_code}){where}; {advice}",
+            status=response.status_code,
+        )
 
 
 def _chat_messages(messages: list[Message]) -> list[dict[str, Any]]:
@@ -159,7 +329,11 @@ def _chat_messages(messages: list[Message]) -> list[dict[str, Any]]:
             out.append(
                 {
                     "role": "assistant",
-                    "content": m.get("content") or None,
+                    # "" rather than null: llama-cpp-python's server refuses null with HTTP 500
+                    # (llama_types.py: ChatCompletionRequestAssistantMessage.content is a str);
+                    # OpenAI, LiteLLM and llama-server accept "" (common/chat.cpp:
+                    # common_chat_msgs_parse_oaicompat).
+                    "content": m.get("content") or "",
                     "tool_calls": [
                         {
                             "id": c["id"],
@@ -200,6 +374,8 @@ class ChatCompletionsClient(_HTTPClient):
             ]
             if self.profile.tool_choice:
                 body["tool_choice"] = request.tool_choice
+        if request.max_tokens is not None:
+            body[self.profile.max_tokens_field] = request.max_tokens
         if stream and self.profile.include_usage:
             body["stream_options"] = {"include_usage": True}
         return body
@@ -207,32 +383,43 @@ class ChatCompletionsClient(_HTTPClient):
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         streaming = not (self.profile.buffer_tool_turns and request.tools)
         state = ChatStreamState(self.profile.usage_paths)
+        done = False
         async with self._post(
-            "/chat/completions", self.body(request, streaming), streaming
+            "/chat/completions", self.body(request, streaming), streaming, request.idle_timeout
         ) as response:
-            if not streaming or "event-stream" not in response.headers.get(
-                "content-type", "event-stream"
-            ):
-                raw = await response.aread()
+            kind = response.headers.get("content-type", "event-stream")
+            if not streaming or "event-stream" not in kind:
+                raw = await _read_capped(response, MAX_RESPONSE_BYTES)
                 for chunk in _parse_chunk(raw.decode("utf-8", "replace")):
-                    if isinstance(chunk, dict) and "error" in chunk:
+                    if not isinstance(chunk, dict):
+                        raise _malformed("answer", chunk)
+                    if "error" in chunk:
                         raise classify_stream_error(chunk)
                     for event in _feed(state, chunk):
                         yield event
-            else:
-                async for message in iter_sse(response.aiter_bytes()):
-                    if message.data == "[DONE]":
-                        break
-                    for chunk in _parse_chunk(message.data):
-                        if not isinstance(chunk, dict):
-                            raise ModelError(
-                                "retryable",
-                                f"malformed chunk in the stream: {message.data[:120]!r}",
-                            )
-                        if "error" in chunk:
-                            raise classify_stream_error(chunk)
-                        for event in _feed(state, chunk):
-                            yield event
+                done = state.finish_reason is not None
+            else:  # the hot path (bench_sse.py): one generator between the bytes and us
+                try:
+                    async with closing_stream(iter_sse(_body_bytes(response))) as messages:
+                        async for message in messages:
+                            if message.data == "[DONE]":
+                                done = True
+                                break
+                            for chunk in _parse_chunk(message.data):
+                                if not isinstance(chunk, dict):
+                                    raise _malformed("chunk", chunk)
+                                if "error" in chunk:
+                                    raise classify_stream_error(chunk)
+                                for event in _feed(state, chunk):
+                                    yield event
+                except SSELineTooLong as exc:
+                    raise ModelError("fatal", str(exc)) from None
+        if not done and state.finish_reason is None:
+            # A cut connection, a proxy that gave up, or junk: not a finished answer (F4).
+            raise ModelError(
+                "retryable",
+                "the stream ended before the model finished (no finish_reason and no [DONE])",
+            )
         calls, finish = state.finish()
         if finish.reason == "tool_calls" and not calls:
             raise ModelError(
@@ -278,6 +465,48 @@ def _responses_input(messages: list[Message]) -> tuple[str | None, list[dict[str
     return ("\n\n".join(instructions) or None), items
 
 
+class _ResponsesCalls:
+    """Function calls of one Responses stream, keyed by every name a server gives them.
+
+    OpenAI sends `output_index` and `item_id`; llama-server sends `item_id` and the item's `id`
+    / `call_id` but no `output_index` (tools/server/server-task.cpp:
+    to_json_oaicompat_resp_stream and the partial events), so a call is found by any key it was
+    seen under, and `output_item.added`, the argument deltas and `output_item.done` of one item
+    merge into one call.
+    """
+
+    def __init__(self) -> None:
+        self.slots: list[dict[str, Any]] = []
+        self._keys: dict[tuple[str, Any], dict[str, Any]] = {}
+        self._last: dict[str, Any] | None = None
+
+    def slot(self, keys: list[tuple[str, Any]], *, may_continue: bool = False) -> dict[str, Any]:
+        keys = [k for k in keys if k[1] is not None]
+        found = next((self._keys[k] for k in keys if k in self._keys), None)
+        if found is None and not keys and may_continue:
+            found = self._last
+        if found is None:
+            found = {"args": []}
+            self.slots.append(found)
+        for key in keys:
+            self._keys.setdefault(key, found)
+        self._last = found
+        return found
+
+
+def _index(event: dict[str, Any]) -> tuple[str, Any]:
+    value = event.get("output_index")
+    return ("index", value if isinstance(value, int) and not isinstance(value, bool) else None)
+
+
+def _text(value: Any, what: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} is {type(value).__name__}, not a string")
+    return value
+
+
 class ResponsesClient(_HTTPClient):
     """POST {base_url}/responses with SSE streaming (stateless: store=false, full input each turn)."""
 
@@ -293,65 +522,81 @@ class ResponsesClient(_HTTPClient):
                     "name": t.name,
                     "description": t.description,
                     "parameters": t.parameters,
+                    # The SDK's FunctionToolParam requires it; our schemas are not strict-mode
+                    # schemas (optional properties), so false.
+                    "strict": False,
                 }
                 for t in request.tools
             ]
             if self.profile.tool_choice:
                 body["tool_choice"] = request.tool_choice
+        if request.max_tokens is not None:
+            body["max_output_tokens"] = request.max_tokens
         return body
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
-        calls: dict[int, dict[str, Any]] = {}
+        calls = _ResponsesCalls()
         usage: Usage | None = None
         reason: str | None = None
         out_chars = 0
-        async with self._post("/responses", self.body(request), True) as response:
-            async for message in iter_sse(response.aiter_bytes()):
-                if message.data == "[DONE]":
+        async with (
+            self._post("/responses", self.body(request), True, request.idle_timeout) as response,
+            closing_stream(_events(response)) as events,
+        ):
+            async for item in events:
+                if item is None:  # [DONE]: not a Responses terminal event; keep reading
                     break
-                for event in _parse_chunk(message.data):
-                    if not isinstance(event, dict):
-                        raise ModelError(
-                            "retryable", f"malformed event in the stream: {message.data[:120]!r}"
-                        )
-                    kind = event.get("type") or message.event
+                name, event = item
+                if not isinstance(event, dict):
+                    raise _malformed("event", event)
+                try:
+                    kind = event.get("type") or name
                     if kind == "error" or (kind is None and "error" in event):
                         raise classify_stream_error(event.get("error", event))
                     if kind == "response.output_text.delta":
-                        delta = event.get("delta") or ""
+                        delta = _text(event.get("delta"), "delta")
                         if delta:
                             out_chars += len(delta)
                             yield TextDelta(delta)
                     elif kind in ("response.output_item.added", "response.output_item.done"):
-                        item = event.get("item") or {}
-                        if item.get("type") == "function_call":
-                            slot = calls.setdefault(
-                                int(event.get("output_index", len(calls))), {"args": []}
+                        found = event.get("item")
+                        if not isinstance(found, dict):
+                            raise TypeError(f"item is {type(found).__name__}, not an object")
+                        if found.get("type") == "function_call":
+                            slot = calls.slot(
+                                [
+                                    ("id", found.get("id")),
+                                    ("call", found.get("call_id")),
+                                    _index(event),
+                                ]
                             )
-                            slot.setdefault("call_id", item.get("call_id") or item.get("id"))
-                            if item.get("name") and not slot.get("name"):
-                                slot["name"] = item["name"]
-                            if (
-                                kind.endswith(".done")
-                                and isinstance(item.get("arguments"), str)
-                                and item["arguments"]
-                            ):
-                                slot["args"] = [item["arguments"]]
+                            slot.setdefault("call_id", found.get("call_id") or found.get("id"))
+                            if found.get("name") and not slot.get("name"):
+                                slot["name"] = _text(found["name"], "name")
+                            arguments = found.get("arguments")
+                            if kind.endswith(".done") and isinstance(arguments, str) and arguments:
+                                slot["args"] = [arguments]
+                            elif isinstance(arguments, dict):
+                                slot["args"] = [json.dumps(arguments)]
                     elif kind == "response.function_call_arguments.delta":
-                        slot = calls.setdefault(int(event.get("output_index", 0)), {"args": []})
-                        slot["args"].append(event.get("delta") or "")
+                        slot = calls.slot(
+                            [("id", event.get("item_id")), _index(event)], may_continue=True
+                        )
+                        slot["args"].append(_text(event.get("delta"), "delta"))
                     elif kind == "response.function_call_arguments.done":
-                        slot = calls.setdefault(int(event.get("output_index", 0)), {"args": []})
+                        slot = calls.slot(
+                            [("id", event.get("item_id")), _index(event)], may_continue=True
+                        )
                         if isinstance(event.get("arguments"), str):
                             slot["args"] = [event["arguments"]]
                         if event.get("name") and not slot.get("name"):
-                            slot["name"] = event["name"]
+                            slot["name"] = _text(event["name"], "name")
                     elif kind in ("response.completed", "response.incomplete"):
                         body = event.get("response") or {}
                         u = body.get("usage")
                         if isinstance(u, dict):
                             usage = Usage(
-                                int(u.get("input_tokens") or 0), int(u.get("output_tokens") or 0)
+                                _tokens(u.get("input_tokens")), _tokens(u.get("output_tokens"))
                             )
                         if kind == "response.incomplete":
                             details = body.get("incomplete_details") or {}
@@ -366,11 +611,12 @@ class ResponsesClient(_HTTPClient):
                         raise classify_stream_error(
                             (event.get("response") or {}).get("error") or "response failed"
                         )
+                except _MALFORMED as exc:
+                    raise _malformed("event", event, exc) from None
         if reason is None:
             raise ModelError("retryable", "the Responses stream ended without a terminal event")
         out: list[ToolCall] = []
-        for n, index in enumerate(sorted(calls)):
-            slot = calls[index]
+        for n, slot in enumerate(calls.slots):
             arguments = "".join(slot["args"]).strip() or "{}"
             out.append(
                 ToolCall(

@@ -8,7 +8,9 @@ import time
 from collections.abc import Mapping
 from typing import Any, Literal
 
-ErrorKind = Literal["auth", "rate_limit", "retryable", "context_length", "fatal", "blocked"]
+ErrorKind = Literal[
+    "auth", "rate_limit", "retryable", "timeout", "context_length", "fatal", "blocked"
+]
 
 _CONTEXT_MARKERS = (
     "context_length_exceeded",
@@ -18,7 +20,13 @@ _CONTEXT_MARKERS = (
     "too many tokens",
     "prompt is too long",
     "exceeds the context",
+    "context size",  # llama-server: "exceeds the available context size (N tokens)"
+    "exceed_context_size",  # llama-server's error type
 )
+MAX_MESSAGE = 600
+"""The longest error message carried into events, traces and the terminal (F8: a 60 MB body)."""
+MAX_ERROR_BODY = 64 * 1024
+"""How much of an HTTP error body is read at all."""
 _RETRYABLE_CODES = {"server_is_overloaded", "server_error", "rate_limit_exceeded", "overloaded"}
 
 
@@ -33,6 +41,7 @@ class ModelError(Exception):
         status: int | None = None,
         retry_after: float | None = None,
     ) -> None:
+        message = short(message)
         super().__init__(message)
         self.kind: ErrorKind = kind
         self.message = message
@@ -41,7 +50,7 @@ class ModelError(Exception):
 
     @property
     def retryable(self) -> bool:
-        return self.kind in ("rate_limit", "retryable")
+        return self.kind in ("rate_limit", "retryable", "timeout")
 
     def __str__(self) -> str:
         where = f"HTTP {self.status}: " if self.status else ""
@@ -57,6 +66,13 @@ class ModelRequestsBlocked(ModelError):
             f"model requests to {url} are disabled (PROTO_STUDIO_ALLOW_MODEL_REQUESTS=0 allows "
             "only loopback hosts)",
         )
+
+
+def short(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` cut to `limit` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
 def parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
@@ -99,12 +115,31 @@ def _is_context_error(message: str, code: str | None) -> bool:
     return any(marker in text for marker in _CONTEXT_MARKERS)
 
 
+def _payload(body: bytes) -> Any:
+    """An error body as JSON; SSE framing (`data: {...}` lines, LiteLLM's streamed 500s) is
+    unwrapped to the first event that parses; anything else is text (cut short)."""
+    text = body.decode("utf-8", "replace").strip()
+    if not text:
+        return ""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        pass
+    if text.startswith(("data:", "event:", ":")):
+        for line in text.splitlines():
+            if line.startswith("data:"):
+                value = line[5:].strip()
+                if value and value != "[DONE]":
+                    try:
+                        return json.loads(value)
+                    except (ValueError, RecursionError):
+                        return value[:300]
+    return text[:300]
+
+
 def classify_http(status: int, headers: Mapping[str, str], body: bytes) -> ModelError:
     """Turn an HTTP error response into a ModelError of the right kind."""
-    try:
-        payload: Any = json.loads(body) if body else ""
-    except ValueError:
-        payload = body.decode("utf-8", "replace").strip()[:300]
+    payload = _payload(body[:MAX_ERROR_BODY])
     message, code = error_message(payload)
     message = message or f"the provider answered HTTP {status}"
     retry_after = parse_retry_after(headers)

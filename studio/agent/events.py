@@ -105,8 +105,9 @@ class ModelRequest:
     messages: list[Message]
     tools: list[ToolSpec] = field(default_factory=list)
     tool_choice: str = "auto"
-
-
-def estimate_tokens(text: str) -> int:
-    """The chars/4 estimate used when a provider reports no usage."""
-    return (len(text) + 3) // 4
+    # The most the reply may use (sent as max_tokens / max_output_tokens); None: not sent.
+    max_tokens: int | None = None
+    # Seconds without a byte from the server before the request fails (httpx's read timeout).
+    idle_timeout: float | None = None
+    # The request's own token count as the loop estimated it (for usage when none comes back).
+    input_tokens: int | None = None

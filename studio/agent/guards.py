@@ -11,10 +11,19 @@ from typing import Literal
 
 @dataclass(frozen=True)
 class Limits:
-    """Per instruction: at most `max_turns` model calls and `token_budget` tokens (None: no cap)."""
+    """Per instruction: at most `max_turns` model calls and `token_budget` tokens (None: no cap),
+    checked before each request; each reply at most `max_output_tokens` (less when the context
+    window or the budget leaves less). Time: `idle_timeout` seconds without a byte (None: the
+    profile's), `request_timeout` seconds for one whole model answer, `run_timeout` seconds of
+    work for one instruction (time spent waiting for the user does not count)."""
 
     max_turns: int = 20
     token_budget: int | None = None
+    max_output_tokens: int = 8192
+    context_window: int | None = None  # from settings; wins over the server and the profile
+    idle_timeout: float | None = None
+    request_timeout: float = 600.0
+    run_timeout: float | None = 1800.0
 
 
 class StuckDetector:

@@ -6,13 +6,14 @@ import asyncio
 import json
 import logging
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from studio.agent.clients import ModelClient
-from studio.agent.errors import ModelError
+from studio.agent.clients import ModelClient, closing_stream
+from studio.agent.errors import ModelError, short
 from studio.agent.events import (
     Finish,
     Message,
@@ -24,11 +25,39 @@ from studio.agent.events import (
 )
 from studio.agent.guards import Limits, RetryPolicy, StuckDetector
 from studio.agent.registry import NeedsInput, Tool, ToolError, ToolRegistry, canonical_json
-from studio.agent.trace import Tracer
+from studio.agent.textcalls import parse_text_calls
+from studio.agent.tokens import (
+    ESTIMATE,
+    ContextWindow,
+    TokenCounter,
+    load_counter,
+    message_tokens,
+    tool_tokens,
+)
+from studio.agent.tokens import REPLY_PRIMING as _PRIMING
+from studio.agent.trace import StreamRedactor, Tracer
 
-Status = Literal["completed", "failed", "cancelled", "needs_input"]
-TERMINAL = ("completed", "failed", "cancelled")
+Status = Literal["completed", "no_changes", "failed", "cancelled", "needs_input"]
+TERMINAL = ("completed", "no_changes", "failed", "cancelled")
 MAX_TOOL_OUTPUT = 16_000
+MAX_ARGUMENTS = 4 * 1024 * 1024
+"""The longest tool-call arguments run at all (a whole patch of a 1 MiB spec fits)."""
+MAX_TURN_TEXT = 200_000
+"""The most text one reply may stream before the turn fails (F8: unbounded events files)."""
+MIN_REPLY = 256
+"""Tokens a reply needs at least; a request that leaves less in the window is not sent."""
+WINDOW_SHARE = 0.25
+"""The share of the context window one tool output may take."""
+CHARS_PER_TOKEN = 3.0
+"""Tool outputs are JSON, about 3.1 characters per token (agent-servers.md §4): cut by this."""
+ChangeCheck = Callable[[str], str | None]
+"""Given the final text, why the instruction is not done (no change made), or None."""
+NUDGE = (
+    "Harness check: {problem}. If the instruction asks for a change, make it now by calling "
+    "the patch tool (writing a patch or a tool call in the text does nothing). If no change is "
+    "needed, answer in one line why."
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -85,12 +114,81 @@ class _Batch:
     pending: list[InputRequest] = field(default_factory=list)
 
 
-def _cap(text: str, limit: int = MAX_TOOL_OUTPUT) -> str:
-    """Keep head and tail of an oversized tool output, with a note on how to narrow it."""
+def _cap(text: str, limit: int = MAX_TOOL_OUTPUT, why: str = "") -> str:
+    """Keep head and tail of an oversized tool output, saying in it that it was cut and how to
+    narrow it."""
     if len(text) <= limit:
         return text
     head, tail = text[: int(limit * 0.6)], text[-int(limit * 0.3) :]
-    return f"{head}\n...[{len(text) - len(head) - len(tail)} characters omitted; ask for a smaller part]...\n{tail}"
+    omitted = len(text) - len(head) - len(tail)
+    return (
+        f"{head}\n...[output cut{why}: {omitted} of {len(text)} characters omitted; ask for a "
+        f"smaller part, e.g. readNode on one node or readData on one pointer]...\n{tail}"
+    )
+
+
+def _clean(text: str) -> str:
+    """Text from the model with lone surrogates (JSON "\\ud800") replaced, so every writer can
+    encode it as UTF-8 (F3)."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+class _NotJSON(ValueError):
+    pass
+
+
+def _no_constants(name: str) -> Any:
+    raise _NotJSON(name)
+
+
+def _surrogate_at(value: Any) -> str | None:
+    """The pointer of the first string holding a lone surrogate, iteratively (deep values)."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and _SURROGATE.search(item):
+                return where or "/"
+        elif isinstance(item, dict):
+            for k, v in item.items():
+                if isinstance(k, str) and not k.isascii() and _SURROGATE.search(k):
+                    return f"{where}/{k!r}"
+                stack.append((f"{where}/{k}", v))
+        elif isinstance(item, list):
+            stack.extend((f"{where}/{n}", v) for n, v in enumerate(item))
+    return None
+
+
+def parse_arguments(raw: str) -> tuple[Any, str | None]:
+    """(arguments, None) or (None, why they cannot be used): bad JSON, NaN/Infinity, nesting or
+    integers Python refuses, lone surrogates (F2, F3)."""
+    if len(raw) > MAX_ARGUMENTS:
+        return None, f"the arguments are {len(raw)} characters; at most {MAX_ARGUMENTS} are run"
+    try:
+        args = json.loads(raw, parse_constant=_no_constants)
+    except json.JSONDecodeError as exc:
+        return None, (
+            f"the arguments are not valid JSON ({exc.msg} at char {exc.pos}); send one JSON object"
+        )
+    except RecursionError:
+        return None, "the arguments are nested too deeply; send a flat JSON object"
+    except _NotJSON as exc:
+        return None, f"the arguments hold {exc}, which JSON does not allow; use a number or null"
+    except ValueError:  # an integer past Python's digit limit
+        return None, "the arguments hold an integer with too many digits"
+    where = _surrogate_at(args)
+    if where is not None:
+        return None, (
+            f"the arguments hold a lone UTF-16 surrogate at {where}, which is not text; send "
+            "valid characters"
+        )
+    return args, None
 
 
 def _error(error: str, /, **details: Any) -> str:
@@ -105,6 +203,8 @@ _ADVICE = {
     "(Ollama: raise num_ctx).",
     "rate_limit": "The provider kept rate-limiting the run ({msg}); try again later.",
     "retryable": "The model server kept failing ({msg}); the run stopped after retrying.",
+    "timeout": "The model server did not answer in time ({msg}). Check that it is running and "
+    "not overloaded, or raise the time limits (Settings, or --idle-timeout/--request-timeout).",
     "blocked": "{msg}",
     "fatal": "The model call failed ({msg}).",
 }
@@ -116,6 +216,9 @@ class AgentLoop:
     `run()` and `resume()` return a RunResult; `needs_input` pauses (askUser, approval). Cancel
     by cancelling the task running `run()`/`resume()`: the transcript stays valid (dangling calls
     answered "cancelled") and a `cancelled` event is emitted before CancelledError propagates.
+    Every tool call gets an answer, whatever its arguments; every wait is bounded (Limits).
+    With `change_check`, an instruction that should change something and ends without a change
+    is nudged once, then ends `no_changes` with the reason.
     """
 
     def __init__(
@@ -132,6 +235,8 @@ class AgentLoop:
         clock: Callable[[], float] = time.monotonic,
         rng: Callable[[], float] = random.random,
         state_version: Callable[[], object] | None = None,
+        change_check: ChangeCheck | None = None,
+        counter: TokenCounter | None = None,
     ) -> None:
         self.model = model
         self.tools = tools
@@ -141,15 +246,25 @@ class AgentLoop:
         self.messages: list[Message] = [{"role": "system", "content": system}] if system else []
         self.record: list[dict[str, Any]] = []  # model responses and tool results, for snapshots
         self.result: RunResult | None = None
+        self.window: ContextWindow | None = None
+        self.counter: TokenCounter = counter or ESTIMATE
+        self._counter_fixed = counter is not None
+        self._sized_for: object = None
         self._on_event = on_event
         self._sleep = sleep
         self._clock = clock
         self._rng = rng
         self._state_version = state_version
+        self._change_check = change_check
         self._stuck = StuckDetector()
         self._batch: _Batch | None = None
         self._warnings: list[str] = []
         self._stop_reason: str | None = None
+        self._nudged = False
+        self._force_tool = False
+        self._spent = 0.0  # seconds of work on this instruction so far (pauses excluded)
+        self._counted: tuple[int, int, Message | None] = (0, 0, None)
+        self._tool_cost: tuple[tuple[str, ...], int] | None = None
         self.turns = 0
         self.usage = Usage()
         self.instruction: str | None = None
@@ -167,6 +282,9 @@ class AgentLoop:
         self.turns = 0
         self.usage = Usage()
         self._stop_reason = None
+        self._nudged = False
+        self._force_tool = False
+        self._spent = 0.0
         self._stuck.reset()
         self.messages.append({"role": "user", "content": instruction})
         self.emit("run_started", instruction=instruction, model=self.model.model)
@@ -195,18 +313,52 @@ class AgentLoop:
 
     # -- driving ----------------------------------------------------------------------------
 
+    def _time_left(self) -> float | None:
+        limit = self.limits.run_timeout
+        return None if limit is None else max(0.0, limit - self._spent)
+
     async def _guarded(self, work: Any) -> RunResult:
+        started = self._clock()
         try:
-            result: RunResult = await work
+            async with asyncio.timeout(self._time_left()):
+                result: RunResult = await work
             return result
+        except TimeoutError:
+            self._answer_dangling("not run: the run's time limit was reached")
+            return self._finish(
+                "failed",
+                f"Stopped: the time limit of {self.limits.run_timeout:g} s for one instruction "
+                "was reached. The draft keeps the changes made so far; send a follow-up "
+                "instruction to continue.",
+                error_class="limit",
+            )
         except ModelError as exc:
             self._answer_dangling("not run: the model call failed")
             advice = _ADVICE.get(exc.kind, "{msg}").format(msg=str(exc))
+            if getattr(exc, "after_output", False):
+                advice = (
+                    f"The model's answer broke off ({exc}); the run stopped, because an answer "
+                    "already under way is not asked for again."
+                )
             return self._finish("failed", advice, error_class=exc.kind)
         except asyncio.CancelledError:
             self._answer_dangling("cancelled")
             self._finish("cancelled", "cancelled by the user")
             raise
+        except AssertionError:  # a test double's "unexpected call" (testing.py) stays loud
+            self._answer_dangling("not run: the run crashed")
+            self._finish("failed", "the agent run crashed: AssertionError", error_class="crash")
+            raise
+        except Exception as exc:  # a bug must still leave one terminal event and no open call
+            logging.getLogger("studio.agent").exception("agent run crashed")
+            self._answer_dangling("not run: the run crashed")
+            return self._finish(
+                "failed",
+                f"the agent run crashed: {type(exc).__name__}: {short(str(exc), 300)}",
+                error_class="crash",
+            )
+        finally:
+            self._spent += self._clock() - started
 
     async def _resume(self, batch: _Batch, request: InputRequest, answer: Answer) -> RunResult:
         call = next(c for c in batch.calls if c.id == request.call_id)
@@ -217,7 +369,7 @@ class AgentLoop:
         else:
             if not isinstance(answer, ApprovalAnswer):
                 raise TypeError("an approval request needs an ApprovalAnswer")
-            tool = self.tools.get(call.name)
+            tool = self.tools.resolve(call.name)
             if answer.approved and tool is not None:
                 await self._execute(batch, call, tool, request.arguments)
             else:
@@ -232,16 +384,144 @@ class AgentLoop:
             return self._finish("failed", self._stop_reason, error_class="stuck")
         return await self._drive()
 
+    async def _size_for_model(self) -> None:
+        """The context window and token counter of the current model, found once per model:
+        settings, else the server (llama-server's /props, /v1/models), else the profile."""
+        if self._sized_for is self.model:
+            return
+        self._sized_for = self.model
+        profile = getattr(self.model, "profile", None)
+        window: ContextWindow | None = None
+        if self.limits.context_window:
+            window = ContextWindow(self.limits.context_window, "settings")
+        else:
+            probe = getattr(self.model, "context_window", None)
+            if callable(probe):
+                try:
+                    window = await asyncio.wait_for(probe(), 10.0)
+                except Exception:  # a probe is best effort; the profile or nothing remains
+                    window = None
+            if window is None and profile is not None:
+                known = profile.window(self.model.model)
+                if known:
+                    window = ContextWindow(known, f"the {profile.name} profile")
+        self.window = window
+        if not self._counter_fixed:
+            self.counter = await load_counter(
+                self.model.model, openai=getattr(profile, "name", None) == "openai"
+            )
+        self._counted = (0, 0, None)
+        self._tool_cost = None
+        self.tracer.step(
+            "context",
+            logging.INFO,
+            window=window.tokens if window else None,
+            window_source=window.source if window else None,
+            counter=self.counter.name,
+        )
+
+    def _request_cost(self, specs: list[Any]) -> int:
+        """The next request's input tokens. The transcript only grows (compaction recounts),
+        so the messages counted before are summed once, not on every turn."""
+        names = tuple(t.name for t in specs)
+        if self._tool_cost is None or self._tool_cost[0] != names:
+            self._tool_cost = (names, tool_tokens(specs, self.counter))
+        done, total, last = self._counted
+        messages = self.messages
+        if done > len(messages) or (done and messages[done - 1] is not last):
+            done, total = 0, 0  # the transcript was replaced: count it again
+        for m in messages[done:]:
+            total += message_tokens(m, self.counter)
+        self._counted = (len(messages), total, messages[-1] if messages else None)
+        return total + self._tool_cost[1] + _PRIMING
+
+    def _compact(self, need: int, limit: int) -> int:
+        """Drop the oldest tool outputs (never the latest batch's) until the request fits."""
+        last_assistant = max(
+            (n for n, m in enumerate(self.messages) if m.get("role") == "assistant"), default=-1
+        )
+        dropped = 0
+        for m in self.messages[:last_assistant]:
+            if need <= limit:
+                break
+            if m.get("role") != "tool" or m.get("compacted"):
+                continue
+            before = message_tokens(m, self.counter)
+            m["content"] = _error(
+                "output dropped to fit the model's context window; call the tool again if you "
+                "still need it"
+            )
+            m["compacted"] = True
+            need += message_tokens(m, self.counter) - before
+            dropped += 1
+        self._counted = (0, 0, None)  # contents changed: the next count starts over
+        if dropped:
+            self.tracer.step("compacted", logging.INFO, tool_outputs=dropped, tokens=need)
+        return need
+
+    def _next_request(self) -> tuple[ModelRequest | None, str | None]:
+        """The next request, sized to the window and the budget, or (None, why not)."""
+        specs = self.tools.specs()
+        need = self._request_cost(specs)
+        reply = self.limits.max_output_tokens
+        window = self.window
+        if window is not None:
+            if need + MIN_REPLY > window.tokens:
+                need = self._compact(need, window.tokens - MIN_REPLY)
+            if need + MIN_REPLY > window.tokens:
+                raise ModelError(
+                    "context_length",
+                    f"the next request needs about {need} tokens and the model's context window "
+                    f"is {window.tokens} ({window.source})",
+                )
+            reply = min(reply, window.tokens - need)
+        budget = self.limits.token_budget
+        if budget is not None:
+            left = budget - self.usage.total
+            if need + MIN_REPLY > left:
+                return None, (
+                    f"Stopped: the token budget of {budget} tokens for one instruction would be "
+                    f"passed: {self.usage.total} used, and the next request needs about {need} "
+                    "more. The draft keeps the changes made so far."
+                )
+            reply = min(reply, left - need)
+        profile = getattr(self.model, "profile", None)
+        choice = "auto"
+        if self._force_tool and getattr(profile, "tool_choice_required", False):
+            choice = "required"
+        self._force_tool = False
+        idle = self.limits.idle_timeout or getattr(profile, "idle_timeout", None)
+        return (
+            ModelRequest(
+                list(self.messages),
+                specs,
+                tool_choice=choice,
+                max_tokens=max(1, reply),
+                idle_timeout=idle,
+                input_tokens=need,
+            ),
+            None,
+        )
+
     async def _drive(self) -> RunResult:
+        await self._size_for_model()
         while True:
             limit = self._limit_reached()
             if limit:
                 return self._finish("failed", limit, error_class="limit")
+            request, stop = self._next_request()
+            if request is None:
+                return self._finish("failed", stop or "stopped", error_class="limit")
             self.turns += 1
             self.emit("turn_started", turn=self.turns)
-            request = ModelRequest(list(self.messages), self.tools.specs())
             text, calls, usage, finish = await self._call_model(request)
-            calls = _unique_ids(calls)
+            if not calls and text:
+                text, calls = self._text_calls(text)
+            # The key a server echoed goes no further: not into the transcript the model is
+            # sent again, the draft, events or files (F5).
+            mask = self.tracer.masker.text
+            text = mask(text)
+            calls = _unique_ids([ToolCall(c.id, c.name, mask(c.arguments)) for c in calls])
             self.usage = Usage(
                 self.usage.input_tokens + usage.input_tokens,
                 self.usage.output_tokens + usage.output_tokens,
@@ -262,7 +542,18 @@ class AgentLoop:
                 ]
             self.messages.append(assistant)
             if not calls:
-                return self._finish("completed", f"the model finished ({finish.reason})", text=text)
+                problem = self._change_check(text) if self._change_check else None
+                if problem is None:
+                    return self._finish(
+                        "completed", f"the model finished ({finish.reason})", text=text
+                    )
+                if self._nudged:
+                    return self._finish("no_changes", f"No changes made: {problem}.", text=text)
+                self._nudged = self._force_tool = True
+                nudge = NUDGE.format(problem=problem)
+                self.messages.append({"role": "user", "content": nudge})
+                self.emit("warning", message=nudge)
+                continue
             batch = self._batch = _Batch(calls)
             await self._run_batch(batch)
             if batch.pending:
@@ -271,6 +562,21 @@ class AgentLoop:
             if self._stop_reason:
                 return self._finish("failed", self._stop_reason, error_class="stuck")
 
+    def _text_calls(self, text: str) -> tuple[str, list[ToolCall]]:
+        """Tool calls a weak model wrote as text become real calls (textcalls.py)."""
+
+        def resolve(name: str) -> str | None:
+            tool = self.tools.resolve(name)
+            return tool.name if tool is not None else None
+
+        loose = bool(getattr(getattr(self.model, "profile", None), "text_tool_calls", False))
+        rest, calls = parse_text_calls(text, resolve, loose=loose)
+        if calls:
+            self.tracer.step(
+                "text_tool_calls", logging.INFO, turn=self.turns, calls=[c.name for c in calls]
+            )
+        return rest, calls
+
     def _limit_reached(self) -> str | None:
         if self.turns >= self.limits.max_turns:
             return (
@@ -278,23 +584,20 @@ class AgentLoop:
                 "reached. The draft keeps the changes made so far; send a follow-up instruction "
                 "to continue."
             )
-        budget = self.limits.token_budget
-        if budget is not None and self.usage.total >= budget:
-            return (
-                f"Stopped: the token budget of {budget} tokens for one instruction is used up "
-                f"({self.usage.total} used). The draft keeps the changes made so far."
-            )
         return None
 
     async def _call_model(self, request: ModelRequest) -> tuple[str, list[ToolCall], Usage, Finish]:
         attempt = 0
+        timeouts = 0
         while True:
             produced = False
             parts: list[str] = []
+            size = 0
             calls: list[ToolCall] = []
             usage: Usage | None = None
             finish = Finish("stop")
             events: list[dict[str, Any]] = []
+            redactor = StreamRedactor(self.tracer.masker)
             start = self._clock()
             first: float | None = None
             self.tracer.step(
@@ -303,34 +606,66 @@ class AgentLoop:
                 attempt=attempt + 1,
                 messages=len(request.messages),
                 tools=[t.name for t in request.tools],
+                input_tokens=request.input_tokens,
+                max_tokens=request.max_tokens,
             )
             try:
-                async for event in self.model.stream(request):
-                    if first is None:
-                        first = self._clock()
-                    produced = True
-                    events.append(event_to_json(event))
-                    if isinstance(event, TextDelta):
-                        parts.append(event.text)
-                        self.emit("text_delta", text=event.text)
-                    elif isinstance(event, ToolCall):
-                        calls.append(event)
-                    elif isinstance(event, Usage):
-                        usage = event
-                    elif isinstance(event, Finish):
-                        finish = event
-            except ModelError as exc:
-                self.tracer.step(
-                    "model_error",
-                    logging.WARNING,
-                    turn=self.turns,
-                    attempt=attempt + 1,
-                    error_class=exc.kind,
-                    status=exc.status,
-                    message=str(exc),
-                    produced_output=produced,
+                async with (
+                    asyncio.timeout(self.limits.request_timeout),
+                    closing_stream(self.model.stream(request)) as stream,
+                ):
+                    async for event in stream:
+                        if first is None:
+                            first = self._clock()
+                        if isinstance(event, TextDelta):
+                            produced = True
+                            piece = _clean(event.text)
+                            parts.append(piece)
+                            size += len(piece)
+                            if size > MAX_TURN_TEXT:
+                                raise ModelError(
+                                    "fatal",
+                                    f"the model's reply passed {MAX_TURN_TEXT} characters",
+                                )
+                            safe = redactor.feed(piece)
+                            if safe:
+                                self.emit("text_delta", text=safe)
+                        elif isinstance(event, ToolCall):
+                            produced = True
+                            calls.append(
+                                ToolCall(
+                                    _clean(event.id), _clean(event.name), _clean(event.arguments)
+                                )
+                            )
+                        elif isinstance(event, Usage):
+                            usage = event
+                        elif isinstance(event, Finish):
+                            finish = event
+            except TimeoutError:
+                exc = ModelError(
+                    "timeout",
+                    f"no whole answer within the request time limit of "
+                    f"{self.limits.request_timeout:g} s",
                 )
-                if produced or not exc.retryable or attempt + 1 >= self.retry.max_attempts:
+                exc.after_output = True  # type: ignore[attr-defined]  # not retried: it was slow
+                produced = True
+                self._model_error(exc, attempt, produced)
+                raise exc from None
+            except ModelError as exc:
+                self._model_error(exc, attempt, produced)
+                if exc.kind == "timeout":
+                    timeouts += 1
+                if (
+                    produced
+                    or not exc.retryable
+                    or attempt + 1 >= self.retry.max_attempts
+                    or timeouts > 1  # a server that timed out twice is not waited for again
+                    or (
+                        exc.retry_after is not None and exc.retry_after > self.retry.max_retry_after
+                    )
+                ):
+                    if produced:
+                        exc.after_output = True  # type: ignore[attr-defined]  # for the advice
                     raise
                 delay = self.retry.delay(attempt, exc.retry_after, self._rng)
                 self.emit(
@@ -343,10 +678,18 @@ class AgentLoop:
                 await self._sleep(delay)
                 attempt += 1
                 continue
+            rest = redactor.flush()
+            if rest:
+                self.emit("text_delta", text=rest)
             end = self._clock()
             text = "".join(parts)
+            if text:  # one text event per reply: a secret split across deltas is masked whole
+                events.append(event_to_json(TextDelta(text)))
+            events.extend(event_to_json(c) for c in calls)
             if usage is None:
-                usage = Usage(0, 0, estimated=True)
+                usage = Usage(request.input_tokens or 0, 0, estimated=True)
+            events.append(event_to_json(usage))
+            events.append(event_to_json(finish))
             self.record.append({"kind": "model", "turn": self.turns, "events": events})
             self.tracer.step(
                 "model_response",
@@ -363,13 +706,25 @@ class AgentLoop:
             )
             return text, calls, usage, finish
 
+    def _model_error(self, exc: ModelError, attempt: int, produced: bool) -> None:
+        self.tracer.step(
+            "model_error",
+            logging.WARNING,
+            turn=self.turns,
+            attempt=attempt + 1,
+            error_class=exc.kind,
+            status=exc.status,
+            message=str(exc),
+            produced_output=produced,
+        )
+
     # -- tools ------------------------------------------------------------------------------
 
     async def _run_batch(self, batch: _Batch) -> None:
         """Consecutive idempotent calls run together; a writing call runs alone, in order."""
         group: list[ToolCall] = []
         for call in batch.calls:
-            tool = self.tools.get(call.name)
+            tool = self.tools.resolve(call.name)
             if tool is not None and tool.idempotent:
                 group.append(call)
                 continue
@@ -381,47 +736,65 @@ class AgentLoop:
             await asyncio.gather(*(self._run_call(batch, c) for c in group))
 
     async def _run_call(self, batch: _Batch, call: ToolCall) -> None:
+        """Run one call; whatever its arguments do, the call is answered (F2)."""
+        try:
+            await self._run_call_checked(batch, call)
+        except Exception as exc:
+            logging.getLogger("studio.agent").warning(
+                "tool call %s could not be run: %s: %s", call.name, type(exc).__name__, exc
+            )
+            if call.id not in batch.outputs and not any(
+                r.call_id == call.id for r in batch.pending
+            ):
+                self._set_output(
+                    batch,
+                    call,
+                    _error(f"the call could not be run ({type(exc).__name__}); send it again"),
+                    "bad_arguments",
+                )
+
+    async def _run_call_checked(self, batch: _Batch, call: ToolCall) -> None:
         self.emit("tool_call", call_id=call.id, name=call.name, arguments=call.arguments)
-        tool = self.tools.get(call.name)
+        tool = self.tools.resolve(call.name)
         if tool is None:
             self._set_output(
                 batch,
                 call,
                 _error(
-                    f"unknown tool {call.name!r}; the tools are: {', '.join(self.tools.names())}"
+                    f"unknown tool {short(call.name, 80)!r}; the tools are: "
+                    f"{', '.join(self.tools.names())}"
                 ),
                 "unknown_tool",
             )
             return
-        try:
-            args = json.loads(call.arguments)
-        except json.JSONDecodeError as exc:
-            self._set_output(
-                batch,
-                call,
-                _error(
-                    f"the arguments are not valid JSON ({exc.msg} at char {exc.pos}); send one JSON object"
-                ),
-                "bad_arguments",
-            )
+        args, problem = parse_arguments(call.arguments)
+        if problem:
+            self._set_output(batch, call, _error(problem), "bad_arguments")
             return
+        args, repaired = tool.repair(args)
+        if tool.name != call.name:
+            repaired.insert(0, f"the tool name {call.name!r} means {tool.name!r}")
+        if repaired:
+            self.tracer.step("repaired", logging.INFO, call_id=call.id, repairs=repaired)
+        # A server that echoes the key must not get it into the draft, --out or a bundle (F5).
+        args = self.tracer.masker.obj(args)
         problem = tool.check_arguments(args)
         if problem:
             self._set_output(batch, call, _error(problem), "bad_arguments")
             return
         version = self._state_version() if (tool.idempotent and self._state_version) else None
-        verdict = self._stuck.check(canonical_json([call.name, args, version]))
+        verdict = self._stuck.check(canonical_json([tool.name, args, version]))
         if verdict == "stop":
             self._stop_reason = (
-                f"Stopped: {call.name} was called a third time with the same arguments "
+                f"Stopped: {tool.name} was called a third time with the same arguments "
                 "within six calls; the agent looks stuck. Rephrase the instruction."
             )
             self._set_output(batch, call, _error("not run: repeated call; the run stops"), "stuck")
             return
         if verdict == "warn":
             self._warnings.append(
-                f"You called {call.name} with the same arguments {canonical_json(args)} twice. "
-                "Do not repeat it: use its earlier result, change the arguments, or finish."
+                f"You called {tool.name} with the same arguments {short(canonical_json(args), 300)} "
+                "twice. Do not repeat it: use its earlier result, change the arguments, or finish."
             )
         if tool.needs_approval:
             request = ApprovalRequest(call.id, tool.name, args)
@@ -478,7 +851,7 @@ class AgentLoop:
         duration_ms: float = 0.0,
         args: Any = None,
     ) -> None:
-        output = _cap(output)
+        output = self._fit_output(output)
         batch.outputs[call.id] = output
         self.record.append(
             {
@@ -508,6 +881,21 @@ class AgentLoop:
             error_class=error_class,
             duration_ms=round(duration_ms, 2),
         )
+
+    def _fit_output(self, output: str) -> str:
+        """A tool output cut to MAX_TOOL_OUTPUT characters, and to a share of a known window."""
+        window = self.window
+        if window is None:
+            return _cap(output)
+        limit = min(MAX_TOOL_OUTPUT, int(window.tokens * WINDOW_SHARE * CHARS_PER_TOKEN))
+        if len(output) <= limit:
+            return output
+        why = (
+            f" to fit the model's {window.tokens}-token context window"
+            if limit < MAX_TOOL_OUTPUT
+            else ""
+        )
+        return _cap(output, limit, why)
 
     def _pause(self, request: InputRequest) -> RunResult:
         payload: dict[str, Any] = {"kind": request.kind, "call_id": request.call_id}
@@ -563,7 +951,13 @@ class AgentLoop:
         self, status: Status, reason: str, *, text: str = "", error_class: str | None = None
     ) -> RunResult:
         reason = self.tracer.masker.text(reason)  # a server may echo the key in an error
-        message = text if status == "completed" else reason
+        text = self.tracer.masker.text(text)
+        if status == "completed":
+            message = text
+        elif status == "no_changes":
+            message = f"{reason} The model said: {short(text, 300)}" if text.strip() else reason
+        else:
+            message = reason
         self.result = RunResult(
             status, reason, message, turns=self.turns, usage=self.usage, error_class=error_class
         )

@@ -41,6 +41,19 @@ OPENAI_PRICES: dict[str, ModelPrice] = {
 }
 _DATED = re.compile(r"-\d{4}-\d{2}-\d{2}$")  # a pinned snapshot: "gpt-4o-mini-2024-07-18"
 
+# OpenAI context windows (tokens) as published in 2025, by model-name prefix (longest first).
+OPENAI_WINDOWS: dict[str, int] = {
+    "gpt-4.1": 1_047_576,
+    "gpt-4o": 128_000,
+    "gpt-4-turbo": 128_000,
+    "gpt-4": 8_192,
+    "gpt-3.5-turbo": 16_385,
+    "gpt-5": 400_000,
+    "o1": 200_000,
+    "o3": 200_000,
+    "o4-mini": 200_000,
+}
+
 
 @dataclass(frozen=True)
 class ProviderProfile:
@@ -60,8 +73,29 @@ class ProviderProfile:
     # Whether the server is on this machine (a "local model" for the router).
     local: bool = False
     needs_key: bool = True
+    # The request field that caps the reply (OpenAI's newer models refuse max_tokens).
+    max_tokens_field: str = "max_tokens"
+    # Look for tool calls written as text (Hermes/Qwen <tool_call>, `functions.NAME:`, a bare
+    # {"name", "arguments"} object): weak local models and servers without a tool parser.
+    text_tool_calls: bool = False
+    # tool_choice "required" is honoured (sent once when the model must be nudged to act).
+    tool_choice_required: bool = False
+    # Context window when the server does not say: a number, or per model-name prefix.
+    context_window: int | None = None
+    context_windows: Mapping[str, int] = field(default_factory=dict, compare=False)
+    # Seconds without a byte before a request fails: a CPU server may think for minutes
+    # before its first byte (llama-server sends headers only with the first token).
+    idle_timeout: float = 120.0
     # List prices per model; a local server costs nothing whatever the model.
     prices: Mapping[str, ModelPrice] = field(default_factory=dict, compare=False)
+
+    def window(self, model: str) -> int | None:
+        """The context window this profile knows for `model` (None: ask the server or settings)."""
+        bare = _DATED.sub("", model)
+        for prefix in sorted(self.context_windows, key=len, reverse=True):
+            if bare.startswith(prefix):
+                return self.context_windows[prefix]
+        return self.context_window
 
     def price(self, model: str) -> ModelPrice | None:
         """The model's price: 0 on a local server, None where the price is unknown."""
@@ -81,7 +115,14 @@ class ProviderProfile:
 PROFILES: dict[str, ProviderProfile] = {
     p.name: p
     for p in (
-        ProviderProfile("openai", "https://api.openai.com/v1", prices=OPENAI_PRICES),
+        ProviderProfile(
+            "openai",
+            "https://api.openai.com/v1",
+            prices=OPENAI_PRICES,
+            max_tokens_field="max_completion_tokens",
+            tool_choice_required=True,
+            context_windows=OPENAI_WINDOWS,
+        ),
         ProviderProfile(
             "ollama",
             "http://localhost:11434/v1",
@@ -89,6 +130,11 @@ PROFILES: dict[str, ProviderProfile] = {
             buffer_tool_turns=True,
             local=True,
             needs_key=False,
+            text_tool_calls=True,
+            # Ollama's default num_ctx (it cuts longer prompts silently); raise it and say so
+            # in Settings when the model was loaded with more.
+            context_window=4096,
+            idle_timeout=300.0,
         ),
         ProviderProfile(
             "lmstudio",
@@ -96,19 +142,42 @@ PROFILES: dict[str, ProviderProfile] = {
             buffer_tool_turns=True,
             local=True,
             needs_key=False,
+            text_tool_calls=True,
+            idle_timeout=300.0,
         ),
-        ProviderProfile("llamacpp", "http://localhost:8080/v1", local=True, needs_key=False),
-        ProviderProfile("vllm", "http://localhost:8000/v1", local=True, needs_key=False),
+        ProviderProfile(
+            "llamacpp",
+            "http://localhost:8080/v1",
+            local=True,
+            needs_key=False,
+            text_tool_calls=True,
+            tool_choice_required=True,
+            idle_timeout=300.0,
+        ),
+        # vLLM, and llama-cpp-python's server, which also listens on 8000 by default.
+        ProviderProfile(
+            "vllm",
+            "http://localhost:8000/v1",
+            local=True,
+            needs_key=False,
+            text_tool_calls=True,
+            idle_timeout=300.0,
+        ),
         ProviderProfile(
             "groq", "https://api.groq.com/openai/v1", usage_paths=("usage", "x_groq.usage")
         ),
         ProviderProfile("openrouter", "https://openrouter.ai/api/v1"),
+        # LiteLLM's proxy (port 4000): it sends usage only when stream_options asks for it, and
+        # passes the other OpenAI parameters on to the model behind it.
+        ProviderProfile("litellm", "http://localhost:4000/v1"),
         # A plain base URL: send nothing optional that a strict server could reject.
-        ProviderProfile("generic", "", include_usage=False, tool_choice=False),
+        ProviderProfile(
+            "generic", "", include_usage=False, tool_choice=False, text_tool_calls=True
+        ),
     )
 }
 
-_PORTS = {11434: "ollama", 1234: "lmstudio", 8080: "llamacpp", 8000: "vllm"}
+_PORTS = {11434: "ollama", 1234: "lmstudio", 8080: "llamacpp", 8000: "vllm", 4000: "litellm"}
 _HOSTS = {"api.openai.com": "openai", "api.groq.com": "groq", "openrouter.ai": "openrouter"}
 
 

@@ -63,18 +63,82 @@ class Tool:
         ]
 
     def check_arguments(self, args: Any) -> str | None:
-        """None when `args` fit the schema, else a one-line message naming the place."""
-        error = jsonschema.exceptions.best_match(self._validator.iter_errors(args))
-        if error is None:
+        """None when `args` fit the schema, else every problem at once (one round trip for a
+        weak model instead of one per error), each naming its place, without echoing the
+        whole arguments back."""
+        errors = sorted(
+            self._validator.iter_errors(args), key=lambda e: [str(p) for p in e.absolute_path]
+        )
+        if not errors:
             return None
-        where = "/" + "/".join(str(p) for p in error.absolute_path)
-        return f"arguments at {where}: {error.message}"
+        lines = [_describe(e) for e in errors[:MAX_REPORTED]]
+        if len(errors) > MAX_REPORTED:
+            lines.append(f"and {len(errors) - MAX_REPORTED} more")
+        return "; ".join(lines)
+
+    def repair(self, args: Any) -> tuple[Any, list[str]]:
+        """Cheap repairs of what weak models send, before the schema check: the whole
+        arguments as a JSON string inside a string, and a string holding the JSON of a
+        property whose schema wants an object or an array. Returns (args, what was repaired)."""
+        notes: list[str] = []
+        if isinstance(args, str):
+            inner = _json_or_none(args)
+            if isinstance(inner, dict):
+                args = inner
+                notes.append("the arguments were a JSON string, not an object")
+        if isinstance(args, dict):
+            props = self.parameters.get("properties")
+            if isinstance(props, dict):
+                for key, value in list(args.items()):
+                    schema = props.get(key)
+                    if not isinstance(value, str) or not isinstance(schema, dict):
+                        continue
+                    want = schema.get("type")
+                    if want not in ("array", "object"):
+                        continue
+                    inner = _json_or_none(value)
+                    if isinstance(inner, list if want == "array" else dict):
+                        args[key] = inner
+                        notes.append(f"{key} was a JSON string, not an {want}")
+        return args, notes
 
     def spec(self) -> ToolSpec:
         text = self.description
         if self.examples:
             text += "\nExamples: " + " | ".join(canonical_json(e) for e in self.examples)
         return ToolSpec(self.name, text, self.parameters)
+
+
+MAX_REPORTED = 8
+
+
+def _json_or_none(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def _describe(error: Any) -> str:
+    where = "/" + "/".join(str(p) for p in error.absolute_path)
+    if error.validator == "type":
+        message = f"{_shown(error.instance)} is not of type {_shown(error.validator_value)}"
+    elif error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties") or {}))
+        message = f"unknown properties {', '.join(map(repr, extra))}"
+    else:
+        message = error.message
+        if len(message) > 200:
+            message = message[:200] + "..."
+    return f"arguments at {where}: {message}"
 
 
 class ToolRegistry:
@@ -92,6 +156,22 @@ class ToolRegistry:
 
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
+
+    def resolve(self, name: str) -> Tool | None:
+        """The tool a model meant: the exact name, else without a `functions.` prefix (OpenAI's
+        routing namespace, as llama-cpp-python prints it), else ignoring case (`Patch`)."""
+        tool = self._tools.get(name)
+        if tool is not None:
+            return tool
+        bare = name.strip()
+        if bare.startswith("functions."):
+            bare = bare[len("functions.") :]
+        tool = self._tools.get(bare)
+        if tool is not None:
+            return tool
+        lowered = bare.lower()
+        matches = [t for n, t in self._tools.items() if n.lower() == lowered]
+        return matches[0] if len(matches) == 1 else None
 
     def names(self) -> list[str]:
         return list(self._tools)

@@ -79,7 +79,11 @@ class Replayer:
             self.model,
             copy.deepcopy(snapshot["base_spec"]),
             system="(replay)",
-            limits=Limits(int(limits.get("max_turns") or 20), limits.get("token_budget")),
+            limits=Limits(
+                int(limits.get("max_turns") or 20),
+                limits.get("token_budget"),
+                context_window=limits.get("context_window"),
+            ),
             on_event=on_event,
             sleep=_no_sleep,
             info={"replay_of": snapshot.get("trace_id")},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,21 @@ from studio.agent.loop import AgentLoop, Answer, RunResult
 from studio.agent.tools import PreviewProvider, ToolContext, build_spec_tools
 from studio.agent.trace import Masker, Tracer
 from studio.library.revisions import Revision
+
+_EDIT_WORDS = re.compile(
+    r"\b(rename|add|remove|delete|drop|change|make|set|replace|move|create|build|update|put|"
+    r"insert|turn|use|give|hide|fix|increase|decrease|swap|bind|wire|translate|rewrite|"
+    r"reword|label|style|colou?r|resize|reorder|sort|split|merge|edit|apply|convert|design|"
+    r"should|needs?|want|instead|bigger|smaller|larger|new)\b",
+    re.I,
+)
+
+
+def asks_for_change(instruction: str) -> bool:
+    """Whether an instruction asks for an edit: it names one ("rename", "add", "should", ...).
+    A question, "explain", "look" or "review" alone does not."""
+    first = instruction.strip().split("\n\n", 1)[0]
+    return bool(_EDIT_WORDS.search(first))
 
 
 class AgentSession:
@@ -62,8 +78,11 @@ class AgentSession:
             tracer=self.tracer,
             sleep=sleep,
             state_version=lambda: self.draft.version,
+            change_check=self._change_missing,
         )
         self.instructions: list[str] = []
+        self._changed = False
+        self._asks_change = False
 
     @property
     def trace_id(self) -> str:
@@ -83,10 +102,22 @@ class AgentSession:
         """Run one instruction on the draft, continuing the conversation so far. With `selected`
         (a node id/address) the node's address and its subtree go with the instruction (the
         only place that adds them), which makes replaceNode the natural edit."""
+        self._asks_change = asks_for_change(instruction)
+        self._changed = False
+        self.ctx.extra.pop("last_rejection", None)
         if selected:
             instruction = f"{instruction}\n\n{self._selection(selected)}"
         self.instructions.append(instruction)
         return await self.loop.run(instruction)
+
+    def _change_missing(self, text: str) -> str | None:
+        """Why an instruction that asks for a change ended without one (None: it is done)."""
+        if self._changed or not self._asks_change:
+            return None
+        rejected = self.ctx.extra.get("last_rejection")
+        if rejected:
+            return f"the draft was not changed: the last patch was rejected ({rejected})"
+        return "the draft was not changed: no patch was applied"
 
     async def follow_up(
         self,
@@ -130,6 +161,8 @@ class AgentSession:
         return await self.loop.resume(answer)
 
     def _on_revision(self, revision: Revision) -> None:
+        self._changed = True
+        self.ctx.extra.pop("last_rejection", None)
         self.loop.emit(
             "revision",
             revision=revision.id,

@@ -39,7 +39,12 @@ def build_snapshot(session: AgentSession) -> dict[str, Any]:
         "profile": session.info.get("profile"),
         "api": session.info.get("api"),
         "base_url": session.info.get("base_url"),
-        "limits": {"max_turns": loop.limits.max_turns, "token_budget": loop.limits.token_budget},
+        "limits": {
+            "max_turns": loop.limits.max_turns,
+            "token_budget": loop.limits.token_budget,
+            # the window the run was sized to, so a replay cuts tool outputs the same way
+            "context_window": loop.window.tokens if loop.window else None,
+        },
         "tools": session.tools.fingerprints(),
         "instructions": list(session.instructions),
         "base_spec": session.draft.base,

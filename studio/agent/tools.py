@@ -78,6 +78,31 @@ _OP = {
 }
 
 
+SUMMARY_MAX = 120
+
+
+def summary_of(ops: list[Any]) -> str:
+    """A one-line summary derived from the ops, for a patch sent without one."""
+    parts: list[str] = []
+    for op in ops:
+        if not isinstance(op, dict):
+            continue
+        kind = str(op.get("op") or "?")
+        if kind == "replaceNode":
+            found = op.get("node")
+            node: dict[str, Any] = found if isinstance(found, dict) else {}
+            label = next(
+                (str(node[k]) for k in ("label", "text", "title") if isinstance(node.get(k), str)),
+                "",
+            )
+            target = str(op.get("id") or op.get("address") or "a node")
+            parts.append(f"Replace {target}" + (f' ("{label}")' if label else ""))
+        else:
+            parts.append(f"{kind.capitalize()} {op.get('path', '')}".strip())
+    text = "; ".join(parts) or "Change the draft"
+    return text if len(text) <= SUMMARY_MAX else text[: SUMMARY_MAX - 3] + "..."
+
+
 def build_spec_tools(ctx: ToolContext) -> ToolRegistry:
     """The registry of spec tools bound to one draft."""
 
@@ -136,9 +161,13 @@ def build_spec_tools(ctx: ToolContext) -> ToolRegistry:
     async def patch(args: JSON) -> Any:
         from studio.spec import PatchError
 
+        summary = " ".join(str(args.get("summary") or "").split())[:SUMMARY_MAX]
         try:
-            revision = ctx.draft.patch(args["ops"], args["summary"].strip(), ctx.instruction())
+            revision = ctx.draft.patch(
+                args["ops"], summary or summary_of(args["ops"]), ctx.instruction()
+            )
         except PatchError as exc:
+            ctx.extra["last_rejection"] = f"op {exc.index}, {exc.path}: {exc.message}"
             raise ToolError(
                 "patch rejected, nothing changed; fix the op and send the patch again",
                 opIndex=exc.index,
@@ -257,14 +286,12 @@ def build_spec_tools(ctx: ToolContext) -> ToolRegistry:
                     "type": "object",
                     "properties": {
                         "ops": {"type": "array", "minItems": 1, "items": _OP},
-                        "summary": {
-                            "type": "string",
-                            "minLength": 1,
-                            "maxLength": 120,
-                            "pattern": "^[^\\n]*$",
-                        },
+                        # No `pattern`: llama.cpp turns "^[^\n]*$" into a grammar whose string
+                        # may contain `"` and `}`, so under forced tool calls the summary never
+                        # closed (agent-servers.md §1b). One line is enforced in the handler.
+                        "summary": {"type": "string", "maxLength": SUMMARY_MAX},
                     },
-                    "required": ["ops", "summary"],
+                    "required": ["ops"],
                     "additionalProperties": False,
                 },
                 patch,

@@ -11,28 +11,53 @@ from typing import Any
 
 logger = logging.getLogger("studio.agent")
 
+# Only real key shapes, standing alone: OpenAI's `sk-` keys (legacy 48 characters; sk-proj-,
+# sk-svcacct-, sk-admin- are longer; Anthropic's sk-ant- and OpenRouter's sk-or- share the
+# prefix), Groq's `gsk_` + 52, and a Bearer token. "Task-management" or "Ask-anything" is text.
 _PATTERNS = (
-    re.compile(r"sk-[A-Za-z0-9_\-]{6,}"),
-    re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._~+/=\-]{6,}"),
-    re.compile(r"gsk_[A-Za-z0-9]{6,}"),
+    re.compile(r"(?<![A-Za-z0-9_\-])sk-[A-Za-z0-9_\-]{16,}"),
+    re.compile(r"(?i)(?<![A-Za-z0-9])(bearer\s+)[A-Za-z0-9._~+/=\-]{8,}"),
+    re.compile(r"(?<![A-Za-z0-9_])gsk_[A-Za-z0-9]{20,}"),
 )
 MASK = "***"
+SHORT_SECRET = 8
+"""Secrets shorter than this are masked only where they stand alone (a key "k3y" is masked in
+"Your key is k3y", not in "k3yboard"), so a short key cannot rewrite ordinary words."""
 
 
 class Masker:
-    """Replaces known secrets and anything shaped like an API key or a Bearer token."""
+    """Replaces the exact value of every known secret, and anything shaped like a real API key
+    or a Bearer token."""
 
     def __init__(self, secrets_: Iterable[str] = ()) -> None:
-        self._secrets = {s for s in secrets_ if s and len(s) >= 4}
+        self._secrets: set[str] = set()
+        self._short: re.Pattern[str] | None = None
+        for secret in secrets_:
+            self.add(secret)
 
     def add(self, secret: str | None) -> None:
-        if secret and len(secret) >= 4:
-            self._secrets.add(secret)
+        if not secret or secret in self._secrets:
+            return
+        self._secrets.add(secret)
+        short = sorted((s for s in self._secrets if len(s) < SHORT_SECRET), key=len, reverse=True)
+        self._short = (
+            re.compile(
+                r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, short)) + r")(?![A-Za-z0-9])"
+            )
+            if short
+            else None
+        )
+
+    @property
+    def secrets(self) -> frozenset[str]:
+        return frozenset(self._secrets)
 
     def text(self, value: str) -> str:
         for secret in self._secrets:
-            if secret in value:
+            if len(secret) >= SHORT_SECRET and secret in value:
                 value = value.replace(secret, MASK)
+        if self._short is not None:
+            value = self._short.sub(MASK, value)
         for pattern in _PATTERNS:
             if pattern.search(value):
                 value = pattern.sub(lambda m: (m.group(1) if m.groups() else "") + MASK, value)
@@ -47,6 +72,45 @@ class Masker:
         if isinstance(value, list | tuple):
             return [self.obj(v) for v in value]
         return value
+
+
+class StreamRedactor:
+    """Masks secrets in text that arrives in pieces: a piece that could be the start of a secret
+    is held back until the next piece shows whether it is one (F5: a key streamed 5 characters
+    at a time rebuilt itself in the events file). `flush()` at the end of the stream."""
+
+    def __init__(self, masker: Masker) -> None:
+        self._masker = masker
+        self._held = ""
+
+    def feed(self, text: str) -> str:
+        secrets_ = self._masker.secrets
+        if not secrets_:
+            return text
+        text = self._held + text
+        hold = 0
+        for secret in secrets_:
+            # The longest tail of `text` that is a proper prefix of the secret (only tails that
+            # start with the secret's first character are tried).
+            at = text.find(secret[0], max(0, len(text) - len(secret) + 1))
+            while at != -1 and len(text) - at > hold:
+                if secret.startswith(text[at:]):
+                    hold = len(text) - at
+                    break
+                at = text.find(secret[0], at + 1)
+        # A short secret is masked only standing alone: hold the trailing word whole.
+        short = max((len(s) for s in secrets_ if len(s) < SHORT_SECRET), default=0)
+        if short:
+            word = 0
+            while word < len(text) and word <= short and text[-1 - word].isalnum():
+                word += 1
+            hold = max(hold, word)
+        safe, self._held = (text[:-hold], text[-hold:]) if hold else (text, "")
+        return self._masker.text(safe)
+
+    def flush(self) -> str:
+        held, self._held = self._held, ""
+        return self._masker.text(held) if held else ""
 
 
 class MaskingFilter(logging.Filter):

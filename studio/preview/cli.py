@@ -30,6 +30,11 @@ def configure_render(parser: argparse.ArgumentParser) -> None:
         help="auto: OpenGL when a display or Xvfb exists, else software",
     )
     parser.add_argument("--assets", type=Path, default=None, help="folder of image/font assets")
+    parser.add_argument(
+        "--no-chrome",
+        action="store_true",
+        help="without the phone's status and navigation bars and AutoMobile's dismiss bar",
+    )
 
 
 def load_render_spec(path: Path) -> dict[str, Any]:
@@ -100,6 +105,8 @@ def _child_args(spec_file: Path, args: argparse.Namespace, assets: Path) -> list
     out += ["--theme", args.theme, "--width", str(args.width), "--height", str(args.height)]
     if assets.is_dir():
         out += ["--assets", str(assets)]
+    if args.no_chrome:
+        out.append("--no-chrome")
     return out
 
 
@@ -120,6 +127,7 @@ def _render_here(spec: dict[str, Any], args: argparse.Namespace, assets: Path) -
             width=args.width,
             height=args.height,
             asset_dir=assets if assets.is_dir() else None,
+            chrome=not args.no_chrome,
             inputs=[args.file],
         )
     except (SceneError, OSError, ValueError) as exc:

@@ -13,6 +13,7 @@ from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QFontDatabase
 
 from studio.preview import icons
+from studio.preview.device import DeviceProfile, profile_for
 from studio.preview.nodes import (
     ANY_KEY,
     LazyAddresses,
@@ -22,8 +23,8 @@ from studio.preview.nodes import (
     same_shape,
 )
 from studio.preview.palette import Palette
-from studio.preview.scheme import Scheme, build_scheme, resolve_mode
-from studio.preview.styles import children_fill, resolve_style
+from studio.preview.scheme import Scheme, build_scheme
+from studio.preview.styles import resolve_style
 from studio.runtime import Runtime, StateWriteError
 from studio.spec.address import addresses as spec_addresses
 
@@ -32,22 +33,9 @@ log = logging.getLogger(__name__)
 
 
 def appearance_source(spec: Mapping[str, Any]) -> str:
-    """What decided a spec's light or dark, in AutoMobile's wire names (PrototypeAppearance.kt
-    `prototypeResolveAppearance`): an explicit `theme.mode`, the luminance of a flat
-    background/surface role, an authored background (the mode is the same whatever the device
-    says), else the device setting ("system", also for `mode: "system"`)."""
-    theme = spec.get("theme") if isinstance(spec.get("theme"), Mapping) else {}
-    mode = theme.get("mode")
-    if mode in ("light", "dark"):
-        return "explicit"
-    if mode == "system":
-        return "system"
-    colors = theme.get("colors") if isinstance(theme.get("colors"), Mapping) else {}
-    if any(isinstance(colors.get(role), str) for role in ("background", "surface")):
-        return "roleLuminance"
-    if resolve_mode(spec, "light") == resolve_mode(spec, "dark"):
-        return "authoredBackground"
-    return "system"
+    """What decides a spec's light or dark, in AutoMobile's wire names (AP
+    `prototypeResolveAppearance`): explicit, roleLuminance, authoredBackground or system."""
+    return build_scheme(spec, "light").source
 
 
 class PreviewController(QObject):
@@ -59,6 +47,8 @@ class PreviewController(QObject):
     selectionChanged = Signal()
     windowChanged = Signal()
     deviceChanged = Signal()
+    insetsChanged = Signal()
+    chromeChanged = Signal()
     nodeClicked = Signal(str)
     platformRequested = Signal(object)
     runtimeEvent = Signal(object)
@@ -75,14 +65,19 @@ class PreviewController(QObject):
         self._unsubscribe: Callable[[], None] | None = None
         self._root: NodeObject | None = None
         self._appearance = "system"
-        self._scheme: Scheme = build_scheme({}, "system")
+        self._scheme: Scheme = build_scheme({}, "light")
         self._palette = Palette(self)
         self._palette.set_colors(self._scheme.colors)
         self._theme_rev = 0
         self._edit_mode = False
         self._selected = ""
         self._highlighted: list[str] = []
-        self._device = (412.0, 915.0)
+        self._device: DeviceProfile = profile_for(412, 915)
+        self._device_chrome = True
+        self._keyboard = False
+        self._layouts_queued = 0
+        self._shown_active = True
+        self._engine: Any = None
         self._clock24 = False
         self._by_key: dict[str, set[NodeObject]] = defaultdict(set)
         self._by_address: dict[str, list[NodeObject]] = defaultdict(list)
@@ -110,6 +105,7 @@ class PreviewController(QObject):
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._runtime = Runtime(spec)
+        self._shown_active = True
         self._unsubscribe = self._runtime.subscribe(self._on_change)
         self._skip_events()
         self._rebuild_all(spec)
@@ -130,7 +126,6 @@ class PreviewController(QObject):
         finally:
             self._replacing = False
         window_changed = old_spec.get("window") != spec.get("window")
-        theme_changed = old_spec.get("theme") != spec.get("theme")
         changed = set(changed_addresses)
         new_root = spec["root"]
         if "root" in changed or not same_shape(self._root.node, new_root):
@@ -138,10 +133,11 @@ class PreviewController(QObject):
             return
         self._addresses = None
         self._sync(self._root, new_root, changed)
-        if theme_changed:
-            self._refresh_theme()
+        # Also without a theme edit: the leading chain's background may have changed.
+        self._refresh_theme()
         if window_changed:
             self.windowChanged.emit()
+            self.insetsChanged.emit()
         # Only the bindings that read state or pages the re-show changed are re-evaluated.
         state = self._runtime.state
         keys = {k for k in set(old_state) | set(state) if old_state.get(k) != state.get(k)}
@@ -232,15 +228,32 @@ class PreviewController(QObject):
         if entries and obj in entries:
             entries.remove(obj)
 
+    def _device_appearance(self) -> str:
+        """The device's light/dark: the preview's switch; "system" follows the desktop."""
+        if self._appearance in ("light", "dark"):
+            return self._appearance
+        from PySide6.QtCore import Qt
+        from PySide6.QtGui import QGuiApplication
+
+        app = QGuiApplication.instance()
+        hints = app.styleHints() if isinstance(app, QGuiApplication) else None
+        dark = hints is not None and hints.colorScheme() == Qt.ColorScheme.Dark
+        return "dark" if dark else "light"
+
+    def _build_scheme(self, spec: dict[str, Any]) -> Scheme:
+        runtime = self._runtime if self._runtime is not None and spec.get("root") else None
+        return build_scheme(spec, self._device_appearance(), runtime)
+
     def _rebuild_all(self, spec: dict[str, Any]) -> None:
         old = self._root
-        self._scheme = build_scheme(spec, self._appearance)
+        self._scheme = self._build_scheme(spec)
         self._palette.set_colors(self._scheme.colors)
         self._root = build_tree(spec["root"], "root", spec_addresses(spec), parent=self)
         self._reindex()
         self._theme_rev += 1
         self.themeChanged.emit()
         self.windowChanged.emit()
+        self.insetsChanged.emit()
         self.rootChanged.emit()
         if old is not None:
             old.deleteLater()
@@ -286,10 +299,15 @@ class PreviewController(QObject):
             log.info("preview: refused write: %s", change.refusal.message)
             self.runtimeRefused.emit(change.refusal)
         self._flush_events()
+        if self._runtime is not None and self._runtime.active != self._shown_active:
+            self._shown_active = self._runtime.active
+            self.windowChanged.emit()
         if change.spec or change.data:
             self._bump_all()
             return
         self._bump(change.keys, change.pagers)
+        # The leading chain (visibility, styles, pages) may have repainted the screen colour.
+        self._refresh_theme()
 
     def _bump(self, keys: Iterable[str], pagers: Iterable[str]) -> None:
         """Re-evaluate the nodes that read these state keys or pagers."""
@@ -327,13 +345,13 @@ class PreviewController(QObject):
         rt = self._runtime
         if rt is None or self._scheme.dark == was_dark:
             return
-        rt.appearance_changed("dark" if self._scheme.dark else "light", appearance_source(rt.spec))
+        rt.appearance_changed("dark" if self._scheme.dark else "light", self._scheme.source)
         self._flush_events()
 
     def _refresh_theme(self) -> None:
         spec = self._runtime.spec if self._runtime else {}
         previous = self._scheme
-        self._scheme = build_scheme(spec, self._appearance)
+        self._scheme = self._build_scheme(spec)
         if self._scheme == previous:
             return
         self._palette.set_colors(self._scheme.colors)
@@ -360,8 +378,29 @@ class PreviewController(QObject):
         self.selectionChanged.emit()
 
     def set_device_size(self, width: float, height: float) -> None:
-        self._device = (float(width), float(height))
+        self._device = profile_for(width, height)
         self.deviceChanged.emit()
+        self.insetsChanged.emit()
+
+    @property
+    def device(self) -> DeviceProfile:
+        return self._device
+
+    def set_device_chrome(self, on: bool) -> None:
+        """Show or hide the phone's chrome (status and navigation bars, keyboard, AutoMobile's
+        dismiss bar); hidden, the window starts at the screen's top edge."""
+        if bool(on) != self._device_chrome:
+            self._device_chrome = bool(on)
+            self.chromeChanged.emit()
+
+    @property
+    def device_chrome(self) -> bool:
+        return self._device_chrome
+
+    @property
+    def layouts_queued(self) -> int:
+        """Layout containers waiting to re-measure (0 when the scene has settled)."""
+        return self._layouts_queued
 
     def set_clock24(self, on: bool) -> None:
         """The device's 24-hour setting (`DateFormat.is24HourFormat`), which a time picker
@@ -389,8 +428,8 @@ class PreviewController(QObject):
     def _get_scale(self) -> float:
         return self._scheme.scale
 
-    def _get_corners(self) -> list[float]:
-        return list(self._scheme.corners)
+    def _get_shapes(self) -> dict[str, float]:
+        return self._scheme.shape_tokens
 
     def _get_edit_mode(self) -> int:
         return int(self._edit_mode)
@@ -408,6 +447,9 @@ class PreviewController(QObject):
         if "scrim" in placement:
             placement["scrim"] = self._scheme.color(placement["scrim"])
         placement["opacity"] = float(window.get("opacity", 100)) / 100.0
+        placement["persistent"] = window.get("persistence") == "device"
+        # A dismissed prototype's window is gone from the phone until it is shown again.
+        placement["active"] = self._runtime.active if self._runtime is not None else True
         return placement
 
     def _get_motion(self) -> int:
@@ -415,10 +457,31 @@ class PreviewController(QObject):
         return int(spec.get("motion") != "none")
 
     def _get_device_width(self) -> float:
-        return self._device[0]
+        return self._device.width
 
     def _get_device_height(self) -> float:
-        return self._device[1]
+        return self._device.height
+
+    def _get_density(self) -> float:
+        return self._device.density
+
+    def _get_device_dark(self) -> int:
+        return int(self._device_appearance() == "dark")
+
+    def _get_bars(self) -> dict[str, float]:
+        d = self._device
+        return {"status": d.status_bar, "navigation": d.navigation_bar, "keyboard": d.keyboard}
+
+    def _get_insets(self) -> dict[str, dict[str, float]]:
+        from studio.preview.device import window_insets
+
+        return window_insets(self._device, self._get_window(), self._keyboard)
+
+    def _get_chrome(self) -> int:
+        return int(self._device_chrome)
+
+    def _get_keyboard(self) -> int:
+        return int(self._keyboard)
 
     def _get_clock24(self) -> int:
         return int(self._clock24)
@@ -432,7 +495,7 @@ class PreviewController(QObject):
     dark = Property(int, _get_dark, notify=themeChanged)
     fontFamily = Property(str, _get_font_family, notify=themeChanged)
     typeScale = Property(float, _get_scale, notify=themeChanged)
-    corners = Property("QVariantList", _get_corners, notify=themeChanged)  # type: ignore[arg-type]
+    shapes = Property("QVariantMap", _get_shapes, notify=themeChanged)  # type: ignore[arg-type]
     editMode = Property(int, _get_edit_mode, notify=editModeChanged)
     selected = Property(str, _get_selected, notify=selectionChanged)
     highlighted = Property("QVariantList", _get_highlighted, notify=selectionChanged)  # type: ignore[arg-type]
@@ -440,6 +503,12 @@ class PreviewController(QObject):
     motion = Property(int, _get_motion, notify=windowChanged)
     deviceWidth = Property(float, _get_device_width, notify=deviceChanged)
     deviceHeight = Property(float, _get_device_height, notify=deviceChanged)
+    density = Property(float, _get_density, notify=deviceChanged)
+    deviceDark = Property(int, _get_device_dark, notify=themeChanged)
+    bars = Property("QVariantMap", _get_bars, notify=deviceChanged)  # type: ignore[arg-type]
+    insets = Property("QVariantMap", _get_insets, notify=insetsChanged)  # type: ignore[arg-type]
+    deviceChrome = Property(int, _get_chrome, notify=chromeChanged)
+    keyboard = Property(int, _get_keyboard, notify=insetsChanged)
     clock24 = Property(int, _get_clock24, notify=deviceChanged)
     iconFont = Property(str, _get_icon_font, constant=True)
 
@@ -485,16 +554,14 @@ class PreviewController(QObject):
             return 1
         return int(self._rt().is_visible(n.node, n._scope or None))
 
-    @Slot(QObject, "QVariantMap", result="QVariantMap")
-    def style(self, n: NodeObject, inherited: dict[str, Any]) -> dict[str, Any]:
+    @Slot(QObject, result="QVariantMap")
+    def style(self, n: NodeObject) -> dict[str, Any]:
         node = n.node
         if "styleWhen" in node:
             style = self._rt().effective_style(node, n._scope or None)
         else:
             style = node.get("style") or {}
-        out = resolve_style(style, self._scheme, inherited)
-        if n._type in ("row", "column", "card"):
-            out["kidsFillW"], out["kidsFillH"] = children_fill(n.children_nodes)
+        out = resolve_style(style, self._scheme)
         asset = out["text"].get("fontAsset")
         if asset:
             out["text"]["family"] = self._font_asset(asset)
@@ -748,7 +815,49 @@ class PreviewController(QObject):
 
     @Slot(str, result="QVariantMap")
     def typeRole(self, role: str) -> dict[str, float]:  # noqa: N802
-        return self._scheme.type_role(role)
+        """A Material type role, scaled; "plain" is a text node without a `textStyle`."""
+        return self._scheme.plain_text() if role == "plain" else self._scheme.type_role(role)
+
+    @Slot(str, result=str)
+    def contentColorFor(self, background: str) -> str:  # noqa: N802
+        """The scheme's content colour for a container colour ("" when it is no scheme colour)."""
+        return self._scheme.content_color(self._scheme.color(background, "")) if background else ""
+
+    def attach_engine(self, engine: Any) -> None:
+        """The QML engine showing this controller's scene (for image providers it adds)."""
+        self._engine = engine
+
+    @Slot(str, result=str)
+    def roundedImage(self, job: str) -> str:  # noqa: N802
+        """The `image://rounded/` URL of an image drawn into its box with rounded corners
+        (`job`: JSON {url, w, h, scale, radii, ratio}); registers the provider on first use."""
+        engine = self._engine
+        if engine is None:
+            return ""
+        from urllib.parse import quote
+
+        from studio.preview.scene import add_rounded_images
+
+        add_rounded_images(engine)
+        return "image://rounded/" + quote(job, safe="")
+
+    @Slot()
+    def dismissWindow(self) -> None:  # noqa: N802
+        """AutoMobile's dismiss bar or Close control: the person holding the phone closed it."""
+        if self._edit_mode or self._runtime is None:
+            return
+        self._runtime.dismiss("user")
+
+    @Slot(int)
+    def layoutQueued(self, delta: int) -> None:  # noqa: N802
+        self._layouts_queued = max(0, self._layouts_queued + delta)
+
+    @Slot(bool)
+    def setKeyboard(self, shown: bool) -> None:  # noqa: N802
+        """A text field took or lost the focus: the simulated keyboard shows or hides."""
+        if bool(shown) != self._keyboard:
+            self._keyboard = bool(shown)
+            self.insetsChanged.emit()
 
     @Slot(str)
     def pick(self, address: str) -> None:

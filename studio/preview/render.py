@@ -5,7 +5,7 @@ Also the entry point of the child process `render` starts under Xvfb:
 and its batch form, many renders in one process (one Qt start-up instead of one per spec):
 `python -m studio.preview.render --batch JOBS.jsonl OUTDIR`. Each line of JOBS.jsonl is
 `{"name", "spec" (an already validated, expanded spec file), "theme"?, "width"?, "height"?,
-"assets"?}`; each render goes to OUTDIR/<name>.png and OUTDIR/report.json lists, per job, the
+"assets"?, "chrome"?}`; each render goes to OUTDIR/<name>.png and OUTDIR/report.json lists, per job, the
 Qt messages (warnings included) logged while it rendered, its error if any, and the graphics
 API the scene graph used.
 """
@@ -55,12 +55,16 @@ class HeadlessScene:
         height: int = 915,
         appearance: str = "light",
         asset_resolver: AssetResolver | None = None,
+        *,
+        chrome: bool = True,
     ) -> None:
         self.controller = PreviewController(asset_resolver)
         self.controller.set_device_size(width, height)
+        self.controller.set_device_chrome(chrome)
         self.controller.set_appearance(appearance)
         self.view = QQuickView()
         configure_engine(self.view.engine())
+        self.controller.attach_engine(self.view.engine())
         self.view.rootContext().setContextProperty("preview", self.controller)
         self.view.setInitialProperties({"showFrame": False})
         self.view.setResizeMode(QQuickView.ResizeMode.SizeRootObjectToView)
@@ -70,7 +74,7 @@ class HeadlessScene:
 
     def show(self, spec: dict[str, Any], appearance: str | None = None) -> None:
         self.load(spec, appearance)
-        settle()
+        settle(controller=self.controller)
 
     def load(
         self, spec: dict[str, Any], appearance: str | None = None, *, visible: bool = True
@@ -91,7 +95,7 @@ class HeadlessScene:
                 self.view.show()
 
     def grab(self) -> QImage:
-        settle()
+        settle(controller=self.controller)
         return self.grab_now()
 
     def grab_now(self) -> QImage:
@@ -123,13 +127,17 @@ class HeadlessScene:
         QCoreApplication.sendPostedEvents(self.controller, QEvent.Type.DeferredDelete)
 
 
-def settle(rounds: int = 3) -> None:
-    """Let bindings, layouts and image loads finish (a few event-loop passes)."""
+def settle(rounds: int = 3, controller: PreviewController | None = None) -> None:
+    """Let bindings, layouts and image loads finish (a few event-loop passes); with a
+    `controller`, also until no layout container is waiting to re-measure (bounded)."""
     for _ in range(rounds):
         QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
-    loop = QEventLoop()
-    QTimer.singleShot(0, loop.quit)
-    loop.exec()
+    for _ in range(200):
+        loop = QEventLoop()
+        QTimer.singleShot(0, loop.quit)
+        loop.exec()
+        if controller is None or controller.layouts_queued == 0:
+            break
 
 
 def render_spec(
@@ -140,12 +148,14 @@ def render_spec(
     width: int = 412,
     height: int = 915,
     asset_dir: Path | None = None,
+    chrome: bool = True,
     inputs: Sequence[Path] = (),
 ) -> None:
     """Render the spec's first screen (valid, components expanded) and save it as PNG (never
-    over one of `inputs`, nor over anything but a regular file: `files.OutputRefused`)."""
+    over one of `inputs`, nor over anything but a regular file: `files.OutputRefused`); with
+    `chrome`, inside the phone's status, navigation and dismiss bars."""
     resolver = directory_resolver(asset_dir) if asset_dir is not None else None
-    scene = HeadlessScene(width, height, appearance, resolver)
+    scene = HeadlessScene(width, height, appearance, resolver, chrome=chrome)
     try:
         scene.show(spec)
         image = scene.grab()
@@ -212,6 +222,7 @@ def render_batch(jobs_file: Path, out_dir: Path) -> list[dict[str, Any]]:
                     int(job.get("height", 915)),
                     str(job.get("theme", "light")),
                     directory_resolver(Path(assets)) if assets else None,
+                    chrome=bool(job.get("chrome", True)),
                 )
                 scene.show(json.loads(Path(job["spec"]).read_text(encoding="utf-8")))
                 image = scene.grab()
@@ -280,6 +291,7 @@ def _main_single(argv: list[str]) -> int:
     parser.add_argument("--height", type=int, default=915)
     parser.add_argument("--assets", type=Path, default=None)
     parser.add_argument("--software", action="store_true")
+    parser.add_argument("--no-chrome", action="store_true")
     parser.add_argument("--input", type=Path, action="append", default=[])
     args = parser.parse_args(argv)
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
@@ -293,6 +305,7 @@ def _main_single(argv: list[str]) -> int:
             width=args.width,
             height=args.height,
             asset_dir=args.assets,
+            chrome=not args.no_chrome,
             inputs=args.input,
         )
     except (SceneError, OSError, ValueError) as exc:  # ValueError: files.OutputRefused

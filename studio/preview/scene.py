@@ -41,3 +41,12 @@ def qml_url(name: str = "Preview.qml") -> QUrl:
 def configure_engine(engine: QQmlEngine) -> None:
     """Engine-wide settings for the preview scene."""
     engine.addImportPath(str(resource_path("qml")))
+
+
+def add_rounded_images(engine: QQmlEngine) -> None:
+    """Register the `image://rounded/` provider (once; its module costs ~70 ms to import, so only
+    a spec with a rounded image pays for it)."""
+    if engine.imageProvider("rounded") is None:
+        from studio.preview.rounded import RoundedImages
+
+        engine.addImageProvider("rounded", RoundedImages())

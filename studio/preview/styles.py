@@ -1,28 +1,18 @@
 """An effective node style resolved for QML: dimensions, colours, corners and text (no Qt).
 
 Colours come out as `#AARRGGBB` strings ("" for unset), sizes in dp (-1 for unset), so QML
-bindings only read plain values. Text fields inherit from the enclosing node (`inherited`),
-the way content colour and text style flow down in Compose.
+bindings only read plain values. A node's text fields are its own: on the phone a container's
+`color`, `textSize` or `fontWeight` never reach the text inside it (SC "text" reads only the text
+node's own style; the rest comes from Material's `LocalTextStyle` / `LocalContentColor`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from studio.preview.scheme import Scheme
 
-#: Text fields that flow from a container to the text inside it.
-INHERITED_TEXT = (
-    "color",
-    "size",
-    "weight",
-    "align",
-    "family",
-    "italic",
-    "lineHeight",
-    "letterSpacing",
-)
 _FONT_FAMILIES = {
     "default": "",
     "sansSerif": "sans-serif",
@@ -61,9 +51,7 @@ def _alignment(value: Any) -> tuple[str, str]:
     return horizontal, vertical
 
 
-def resolve_style(
-    style: Mapping[str, Any], scheme: Scheme, inherited: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
+def resolve_style(style: Mapping[str, Any], scheme: Scheme) -> dict[str, Any]:
     """The QML-facing dictionary of one node's effective style."""
     width, fill_w = _dimension(style.get("width"))
     height, fill_h = _dimension(style.get("height"))
@@ -108,9 +96,10 @@ def resolve_style(
         "arrangement": str(style.get("arrangement", "")),
         "spacing": _num(style, "spacing", 0.0),
         "maxLines": int(_num(style, "maxLines", 0)),
-        "overflow": str(style.get("overflow", "ellipsis")),
+        # Unset overflow clips (RM `mapPrototypeStyle`: `else -> TextOverflow.Clip`).
+        "overflow": str(style.get("overflow", "clip")),
         "decoration": str(style.get("textDecoration", "none")),
-        "text": _text(style, scheme, inherited or {}),
+        "text": _text(style, scheme),
     }
     return out
 
@@ -154,8 +143,8 @@ def _gradient(value: Any, scheme: Scheme) -> dict[str, Any] | None:
     }
 
 
-def _text(style: Mapping[str, Any], scheme: Scheme, inherited: Mapping[str, Any]) -> dict[str, Any]:
-    text = {k: inherited[k] for k in INHERITED_TEXT if k in inherited}
+def _text(style: Mapping[str, Any], scheme: Scheme) -> dict[str, Any]:
+    text: dict[str, Any] = {}
     role = style.get("textStyle")
     if isinstance(role, str):
         values = scheme.type_role(role)
@@ -165,16 +154,20 @@ def _text(style: Mapping[str, Any], scheme: Scheme, inherited: Mapping[str, Any]
             lineHeight=values["lineHeight"],
             letterSpacing=values["letterSpacing"],
         )
+    if isinstance(role, str):
+        text["role"] = role
     if "color" in style:
         text["color"] = scheme.color(style["color"])
+    # Explicit sizes are sp as written: `typography.scale` scales the type roles only (TH
+    # `prototypeTypography`; SC "text": `source.textSize?.toFloat()?.sp`).
     if isinstance(style.get("textSize"), int | float):
-        text["size"] = float(style["textSize"]) * scheme.scale
+        text["size"] = float(style["textSize"])
     if isinstance(style.get("fontWeight"), int):
         text["weight"] = style["fontWeight"]
     if isinstance(style.get("textAlign"), str):
         text["align"] = style["textAlign"]
     if isinstance(style.get("lineHeight"), int | float):
-        text["lineHeight"] = float(style["lineHeight"]) * scheme.scale
+        text["lineHeight"] = float(style["lineHeight"])
     if isinstance(style.get("letterSpacing"), int | float):
         text["letterSpacing"] = float(style["letterSpacing"])
     if style.get("fontStyle") in ("normal", "italic"):
@@ -185,36 +178,3 @@ def _text(style: Mapping[str, Any], scheme: Scheme, inherited: Mapping[str, Any]
     elif isinstance(family, dict):
         text["fontAsset"] = str(family.get("asset", ""))
     return text
-
-
-#: Node types that fill their parent's width (or height) unless their style says otherwise.
-_DEFAULT_FILL_W = frozenset({"listItem", "slider", "topAppBar", "tabBar", "bottomNav", "pager"})
-
-
-def _fills(node: Mapping[str, Any]) -> tuple[bool, bool]:
-    style = node.get("style") or {}
-    kind = node.get("type")
-    horizontal_scroll = kind == "scroll" and node.get("axis") == "horizontal"
-    vertical_divider = kind == "divider" and node.get("orientation") == "vertical"
-    default_w = (
-        kind in _DEFAULT_FILL_W
-        or horizontal_scroll
-        or (kind == "divider" and not vertical_divider)
-        or (kind == "progress" and node.get("variant") != "circular")
-    )
-    default_h = (kind == "scroll" and not horizontal_scroll) or vertical_divider
-    width, height = style.get("width"), style.get("height")
-    weighted = isinstance(style.get("weight"), int | float)
-    fill_w = width == "fill" or weighted or (width is None and default_w)
-    fill_h = height == "fill" or weighted or (height is None and default_h)
-    return fill_w, fill_h
-
-
-def children_fill(kids: Iterable[Any]) -> tuple[bool, bool]:
-    """Whether any child of a row/column fills its width / height (the layout then spans the
-    whole container instead of following its content)."""
-    any_w = any_h = False
-    for kid in kids:
-        fill_w, fill_h = _fills(kid.node)
-        any_w, any_h = any_w or fill_w, any_h or fill_h
-    return any_w, any_h

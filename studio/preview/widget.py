@@ -47,6 +47,7 @@ class PreviewWidget(QWidget):
         self._controller.setParent(self._quick)
         self._quick.setResizeMode(QQuickWidget.ResizeMode.SizeRootObjectToView)
         configure_engine(self._quick.engine())
+        self._controller.attach_engine(self._quick.engine())
         self._quick.rootContext().setContextProperty("preview", self._controller)
         self._quick.setInitialProperties({"showFrame": show_frame})
         self._quick.setSource(qml_url())
@@ -93,6 +94,12 @@ class PreviewWidget(QWidget):
         self._controller.set_device_size(width, height)
         self.setMinimumSize(200, 300)
 
+    def set_device_chrome(self, on: bool) -> None:
+        """Show or hide the phone's chrome: status and navigation bars, the keyboard and
+        AutoMobile's dismiss bar (hidden for clean screenshots; the window then starts at the
+        top of the screen)."""
+        self._controller.set_device_chrome(on)
+
     def set_clock24(self, on: bool) -> None:
         """The device's 24-hour clock setting, which time pickers without `is24Hour` follow."""
         self._controller.set_clock24(on)
@@ -115,6 +122,7 @@ class PreviewWidget(QWidget):
 
     def grab_image(self) -> QImage:
         """The device screen as shown (without the frame)."""
+        self._settle()
         frame = self._quick.grabFramebuffer()
         screen = self.screen_item()
         rect = screen.mapRectToScene(QRectF(0, 0, screen.width(), screen.height()))
@@ -129,5 +137,17 @@ class PreviewWidget(QWidget):
     def visible_summary(self) -> list[dict[str, Any]]:
         """[{address, type, text, bounds: {x, y, width, height}}] of the nodes on screen (dp), from
         a freshly rendered frame (controls place their parts when the frame is polished)."""
-        self._quick.grabFramebuffer()
+        self._settle()
         return visible_nodes(self.screen_item(), self._controller.icon_families())
+
+    def _settle(self) -> None:
+        """Render a frame (controls place their parts when polished), then let the layout
+        containers that re-measure after it run, until none is queued (bounded)."""
+        from PySide6.QtCore import QCoreApplication, QEventLoop
+
+        self._quick.grabFramebuffer()
+        for _ in range(50):
+            if self._controller.layouts_queued == 0:
+                break
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
+            self._quick.grabFramebuffer()

@@ -44,7 +44,7 @@ from studio.library.revisions import Revision
 log = logging.getLogger("studio.ui.agent")
 JSON = dict[str, Any]
 Event = dict[str, Any]
-TERMINAL = ("completed", "failed", "cancelled")
+TERMINAL = ("completed", "no_changes", "failed", "cancelled")
 
 # -- settings ---------------------------------------------------------------------------------
 

@@ -683,6 +683,12 @@ class AgentSheet(QWidget):
             self._set_status(
                 "done" + (": review the changes below" if driver.draft_revisions else "")
             )
+        elif status == "no_changes":  # the model ended without the change it was asked for
+            if bubble is not None and not bubble.text():
+                bubble.set_text(reason)  # nothing streamed: the reason is the answer
+            else:
+                self.chat.add("error", reason)
+            self._set_status("no changes made")
         elif status == "cancelled":
             if bubble is not None:
                 bubble.set_text((bubble.text() + " ⏹ stopped").strip())

@@ -94,9 +94,9 @@ def run_studio(argv: Sequence[str]) -> int:
     if args.smoke_test and first_paint.seen:
         print("window painted", flush=True)
 
-    import qasync
+    from studio.ui.event_loop import StudioEventLoop
 
-    loop = qasync.QEventLoop(app)
+    loop = StudioEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
         return int(loop.run_until_complete(_main(args, window, settings, launch, file_opens)))

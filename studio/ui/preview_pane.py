@@ -56,6 +56,15 @@ class PreviewPane(QWidget):
         self.edit_button.setText("Edit mode")
         self.edit_button.setCheckable(True)
         self.edit_button.setToolTip("Click selects a node instead of running its action")
+        self.chrome_button = QToolButton(self)
+        self.chrome_button.setObjectName("deviceChrome")
+        self.chrome_button.setText("Device chrome")
+        self.chrome_button.setCheckable(True)
+        self.chrome_button.setChecked(True)
+        self.chrome_button.setToolTip(
+            "The phone's status and navigation bars, keyboard and AutoMobile's dismiss bar;"
+            " hide them for clean screenshots"
+        )
         self.reset_button = QPushButton("Reset state", self)
         self.log_toggle = QToolButton(self)
         self.log_toggle.setText("Events")
@@ -77,6 +86,7 @@ class PreviewPane(QWidget):
         bar.addWidget(self.device_combo)
         bar.addWidget(self.theme_combo)
         bar.addWidget(self.edit_button)
+        bar.addWidget(self.chrome_button)
         bar.addWidget(self.reset_button)
         bar.addStretch(1)
         bar.addWidget(self.log_toggle)
@@ -103,6 +113,7 @@ class PreviewPane(QWidget):
         self.device_combo.currentIndexChanged.connect(self._on_device)
         self.theme_combo.currentIndexChanged.connect(self._on_theme)
         self.edit_button.toggled.connect(self.preview.set_edit_mode)
+        self.chrome_button.toggled.connect(self.preview.set_device_chrome)
         self.reset_button.clicked.connect(self._on_reset)
         self.preview.nodeClicked.connect(self.nodeClicked)
         self.preview.platformRequested.connect(self.platformRequested)
@@ -112,6 +123,7 @@ class PreviewPane(QWidget):
         self._on_device(self.device_combo.currentIndex())
         self._on_theme(self.theme_combo.currentIndex())
         self.preview.set_edit_mode(self.edit_button.isChecked())
+        self.preview.set_device_chrome(self.chrome_button.isChecked())
         return self.preview
 
     def set_spec(self, spec: dict[str, Any]) -> None:
@@ -131,7 +143,14 @@ class PreviewPane(QWidget):
             self.centre.addWidget(page)
         target = page if page is not None else (self.preview or self.placeholder)
         self.centre.setCurrentWidget(target)
-        for control in (self.device_combo, self.theme_combo, self.edit_button, self.reset_button):
+        controls = (
+            self.device_combo,
+            self.theme_combo,
+            self.edit_button,
+            self.chrome_button,
+            self.reset_button,
+        )
+        for control in controls:
             control.setEnabled(page is None)
 
     def log_event(self, event: Any, origin: str = "") -> None:

@@ -13,3 +13,7 @@ from tests.agent.server import ModelServer
 def server() -> Iterator[ModelServer]:
     with ModelServer() as srv:
         yield srv
+
+
+# The real servers (session-scoped: built and started once, only when a test asks for them).
+from tests.agent.real_servers import litellm_proxy, llama_server  # noqa: E402, F401

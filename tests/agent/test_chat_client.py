@@ -161,7 +161,7 @@ def test_groq_usage_in_x_groq(server: ModelServer) -> None:
 def test_usage_estimated_when_absent(server: ModelServer) -> None:
     events = run(server, Reply(sse(chunk("x" * 40), chunk(finish="stop"))))
     usage = next(e for e in events if isinstance(e, Usage))
-    assert usage.estimated and usage.output_tokens == 10 and usage.input_tokens > 0
+    assert usage.estimated and 10 <= usage.output_tokens <= 14 and usage.input_tokens > 0
 
 
 def test_include_usage_and_tool_choice_follow_the_profile(server: ModelServer) -> None:

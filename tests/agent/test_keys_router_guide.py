@@ -56,12 +56,17 @@ def test_masking_in_logs_and_traces(caplog: pytest.LogCaptureFixture) -> None:
             note="key hunter2-secret",
             other="sk-proj-abcdefghijkl",
         )
-        log.warning("oops %s", "sk-live-zzzzzzzzzz")
+        log.warning("oops %s", "sk-live-zzzzzzzzzzzzzzzz")
     finally:
         log.removeHandler(handler)
         log.setLevel(logging.NOTSET)
     text = stream.getvalue() + json.dumps(tracer.steps)
-    for secret in ("abcdef123456", "hunter2-secret", "sk-proj-abcdefghijkl", "sk-live-zzzzzzzzzz"):
+    for secret in (
+        "abcdef123456",
+        "hunter2-secret",
+        "sk-proj-abcdefghijkl",
+        "sk-live-zzzzzzzzzzzzzzzz",
+    ):
         assert secret not in text
     assert "Bearer ***" in text
 

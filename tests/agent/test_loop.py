@@ -126,7 +126,7 @@ def test_unknown_tool_malformed_and_invalid_arguments_go_back_to_the_model() -> 
     ]
     assert "unknown tool 'nope'" in outs[0] and "the tools are: a" in outs[0]
     assert "not valid JSON" in outs[1]
-    assert "arguments at /x" in outs[2] and "'one' is not of type 'integer'" in outs[2]
+    assert 'arguments at /x: "one" is not of type "integer"' in outs[2]
     assert "arguments at /" in outs[3]
     assert probe.ran == []
 
@@ -176,17 +176,20 @@ def test_turn_cap_says_why_it_stopped() -> None:
     assert terminal(events)[0]["reason"] == result.reason
 
 
-def test_token_budget_stops_the_run() -> None:
+def test_token_budget_stops_the_run_before_a_request_would_pass_it() -> None:
     probe = Probe()
     steps = [calls(("a", {"x": i}), usage=Usage(600, 100)) for i in range(2)]
     loop, model, _ = make(steps, [probe.tool("a")], limits=Limits(token_budget=1000))
     result = asyncio.run(loop.run("spend"))
-    model.assert_complete()
+    # 700 used; the next request plus the smallest reply would pass 1000, so it is not sent
+    assert model.remaining == 1 and len(model.requests) == 1
     assert (
         result.status == "failed"
         and "token budget of 1000 tokens" in result.text
-        and "1400 used" in result.text
+        and "700 used" in result.text
+        and result.usage.total <= 1000
     )
+    assert model.requests[0].max_tokens is not None and model.requests[0].max_tokens <= 1000
 
 
 def test_stuck_detector_warns_then_stops() -> None:

@@ -125,6 +125,7 @@ def test_text_and_function_call_sequence(server: ModelServer) -> None:
         "name": "outline",
         "description": "see the tree",
         "parameters": {"type": "object", "properties": {}},
+        "strict": False,  # the SDK's FunctionToolParam requires the key (issue 16, point 3)
     }
 
 

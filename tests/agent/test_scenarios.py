@@ -141,6 +141,7 @@ def test_selected_node_is_context_and_the_trace_has_every_step() -> None:
     assert "(Selected node: bar)" in first_user and '"title": "Untitled"' in first_user
     kinds = [s["kind"] for s in session.tracer.steps]
     assert kinds == [
+        "context",
         "model_request",
         "model_response",
         "tool_call",
@@ -149,9 +150,9 @@ def test_selected_node_is_context_and_the_trace_has_every_step() -> None:
         "run_end",
     ]
     assert all(s["trace_id"] == session.trace_id for s in session.tracer.steps)
-    response = session.tracer.steps[1]
+    response = session.tracer.steps[2]
     assert response["first_event_ms"] >= 0 and response["duration_ms"] >= response["first_event_ms"]
-    tool = session.tracer.steps[2]
+    tool = session.tracer.steps[3]
     assert tool["name"] == "patch" and tool["arguments"]["summary"] == "Rename to Inbox"
     assert (
         json.loads(tool["result"])["ok"] is True

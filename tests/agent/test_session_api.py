@@ -238,10 +238,10 @@ def test_a_new_turn_cap_applies_to_the_follow_up() -> None:
 
 
 def test_the_selected_subtree_is_sent_once() -> None:
-    model = ScriptedModel([reply("ok")])
+    model = ScriptedModel([reply("ok"), reply("It already reads right.")])  # nudged once
     session = AgentSession(model, load("blank-screen"))
     asyncio.run(session.run("Rename this", selected="bar"))
-    sent = model.requests[0].messages[-1]["content"]
+    sent = model.requests[0].messages[1]["content"]
     assert sent.startswith("Rename this\n\n(Selected node: bar)")
     subtree = sent.split("(Selected node: bar)\n", 1)[1]
     assert json.loads(subtree)["id"] == "bar"
@@ -249,10 +249,10 @@ def test_the_selected_subtree_is_sent_once() -> None:
 
 
 def test_a_selection_that_no_longer_exists_is_named() -> None:
-    model = ScriptedModel([reply("ok")])
+    model = ScriptedModel([reply("ok"), reply("There is nothing to rename.")])  # nudged once
     session = AgentSession(model, load("blank-screen"))
     asyncio.run(session.run("Rename this", selected="gone"))
-    sent = model.requests[0].messages[-1]["content"]
+    sent = model.requests[0].messages[1]["content"]
     assert sent.endswith("(Selected node: gone, which no longer exists)")
 
 

@@ -119,14 +119,20 @@ def test_patch_records_a_revision_and_rejections_change_nothing() -> None:
     assert draft.spec["root"]["children"][0]["title"] == "Inbox" and validate(draft.spec).ok
 
 
-def test_patch_summary_must_be_one_line() -> None:
-    tools = build_spec_tools(ToolContext(Draft(load("blank-screen"))))
+def test_patch_summary_is_one_line_and_optional() -> None:
+    """Point 6: a valid patch without `summary` is applied (a summary is derived from the ops);
+    a multi-line summary becomes one line in the handler, not by a schema `pattern` (point 7)."""
+    draft = Draft(load("blank-screen"))
+    tools = build_spec_tools(ToolContext(draft))
     patch = tools.get("patch")
     assert patch is not None
-    problem = patch.check_arguments(
-        {"ops": [{"op": "remove", "path": "/state/x"}], "summary": "two\nlines"}
-    )
-    assert problem and "summary" in problem
+    node = {"type": "topAppBar", "id": "bar", "title": "Inbox"}
+    ops = [{"op": "replaceNode", "id": "bar", "node": node}]
+    assert patch.check_arguments({"ops": ops}) is None
+    asyncio.run(patch.handler({"ops": ops}))
+    assert draft.revisions[-1].summary == 'Replace bar ("Inbox")'
+    asyncio.run(patch.handler({"ops": ops, "summary": "two\n lines"}))
+    assert draft.revisions[-1].summary == "two lines"
 
 
 def test_draft_undo_redo_apply_discard() -> None:

@@ -24,10 +24,11 @@ def quick(qapp: Any) -> Any:
 
 @pytest.fixture
 def scene(quick: Any) -> Iterator[Any]:
-    """A frameless 412x915 preview scene (light), closed after the test."""
+    """A frameless 412x915 preview scene (light) without the device chrome, so the prototype's
+    window starts at the screen's top-left corner (the window tests turn the chrome on)."""
     from studio.preview.render import HeadlessScene
 
-    made = HeadlessScene(412, 915, "light")
+    made = HeadlessScene(412, 915, "light", chrome=False)
     yield made
     made.close()
 
@@ -38,6 +39,8 @@ def preview(quick: Any, qtbot: Any) -> Iterator[Any]:
     from studio.preview.widget import PreviewWidget
 
     widget = PreviewWidget(show_frame=False)
+    # Without the device chrome (as the `scene` fixture): the window is the whole screen.
+    widget.set_device_chrome(False)
     widget.resize(412, 915)
     qtbot.addWidget(widget)
     widget.show()

@@ -37,7 +37,7 @@ def test_asset_images_and_missing_placeholder(quick: Any, tmp_path: Path) -> Non
     red = QImage(20, 20, QImage.Format.Format_ARGB32)
     red.fill(QColor("#FF0000"))
     assert red.save(str(tmp_path / "red.png"))
-    scene = HeadlessScene(412, 915, "light", directory_resolver(tmp_path))
+    scene = HeadlessScene(412, 915, "light", directory_resolver(tmp_path), chrome=False)
     try:
         scene.show(SPEC)
         px = pixels(scene.grab())

@@ -104,3 +104,20 @@ def test_batch_renders_each_job_and_reports_errors_and_qt_messages(
     assert pixels(image)[700, 10].astype(int).sum() < 3 * 128 + 255  # dark background
     assert json.loads((out_dir / "report.json").read_text(encoding="utf-8")) == report
     assert not (out_dir / "missing.png").exists()
+
+
+def test_no_chrome_renders_the_window_from_the_top_edge(quick: Any, tmp_path: Path) -> None:
+    root = {"type": "box", "style": {"width": {"dp": 40}, "height": {"dp": 40}, "background": "#FF0000"},
+            "children": []}  # fmt: skip
+    spec = _write(tmp_path, {**SPEC, "root": root})
+    with_chrome, without = tmp_path / "with.png", tmp_path / "without.png"
+    assert main(["render", str(spec), "--out", str(with_chrome), "--backend", "software"]) == 0
+    assert main(["render", str(spec), "--out", str(without), "--backend", "software",
+                 "--no-chrome"]) == 0  # fmt: skip
+    red = [255, 0, 0]
+    b, g, r = pixels(QImage(str(without)))[10, 10][:3]
+    assert [r, g, b] == red  # the window starts at the top
+    b, g, r = pixels(QImage(str(with_chrome)))[10, 10][:3]
+    assert [r, g, b] != red  # the status bar and the dismiss bar come first
+    b, g, r = pixels(QImage(str(with_chrome)))[24 + 32 + 10, 10][:3]
+    assert [r, g, b] == red

@@ -97,7 +97,7 @@ def make_sheet(
     sheet = AgentSheet(
         lambda: document,
         models=FixedModel(model) if model is not None else kw.pop("models"),
-        config=config or AgentConfig(max_turns=5, token_budget=1000),
+        config=config or AgentConfig(max_turns=5, token_budget=20_000),
         **kw,
     )
     qtbot.addWidget(sheet)

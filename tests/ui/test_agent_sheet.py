@@ -87,6 +87,20 @@ def test_streamed_text_grows_in_one_bubble(qtbot: Any, qloop: Any, doc: Any) -> 
     close_sheet(qloop, sheet)
 
 
+def test_a_run_that_changed_nothing_says_so(qtbot: Any, qloop: Any, doc: Any) -> None:
+    """Issue 16 point 5: a model that only claims the edit is nudged once, then the sheet shows
+    "no changes made" with the reason, not "done"."""
+    model = ScriptedModel([reply("I renamed the title."), reply("It is renamed now.")])
+    sheet = make_sheet(qtbot, doc, model)
+    send(sheet, "Rename the title to Inbox")
+    assert finish(qloop, sheet) == "no_changes"
+    assert sheet.last_status == "no changes made"
+    errors = [b.text() for b in sheet.chat.bubbles if b.role == "error"]
+    assert errors == ["No changes made: the draft was not changed: no patch was applied."]
+    assert sheet.send_button.isEnabled()
+    close_sheet(qloop, sheet)
+
+
 def test_tool_actions_show_in_the_status_line(qtbot: Any, qloop: Any, doc: Any) -> None:
     model = ScriptedModel(
         [
@@ -144,7 +158,7 @@ def test_ask_user_choices_are_buttons_and_the_answer_resumes_the_run(
         ]
     )
     sheet = make_sheet(qtbot, doc, model)
-    send(sheet, "Colour the button")
+    send(sheet, "Which accent would suit the button?")
     run_until(qloop, lambda: sheet.ask_card.isVisibleTo(sheet))
     assert sheet.ask_label.text() == "Which colour?"
     assert [b.text() for b in sheet.choice_buttons] == ["Blue", "Green"]

@@ -124,6 +124,25 @@ def test_deferred_preview_keeps_choices_made_before_it_exists(qtbot: Any) -> Non
     assert pane.placeholder.isHidden()
 
 
+def test_device_chrome_toggle_hides_the_bars_and_moves_the_window_up(
+    pane: PreviewPane, qtbot: Any
+) -> None:
+    from PySide6.QtQuick import QQuickItem
+
+    preview = pane.preview
+    screen = preview.screen_item()
+    bars = [screen.findChild(QQuickItem, name) for name in ("statusBar", "dismissBar")]
+    assert all(bar is not None and bar.isVisible() for bar in bars)
+    top = next(n for n in preview.visible_summary() if n["address"] == "count")["bounds"]["y"]
+    assert top == pytest.approx(24 + 32)  # below the status bar and AutoMobile's dismiss bar
+    pane.chrome_button.click()
+    assert not any(bar.isVisible() for bar in bars)
+    moved = next(n for n in preview.visible_summary() if n["address"] == "count")["bounds"]["y"]
+    assert moved == pytest.approx(0)
+    pane.chrome_button.click()
+    assert all(bar.isVisible() for bar in bars)
+
+
 def test_the_log_shows_the_phones_appearance_event_and_refusals_as_studio_lines(
     pane: PreviewPane, qtbot: Any
 ) -> None:

@@ -1,47 +1,40 @@
-// box: children stacked, placed by the box's content alignment; a child's own `alignment`
-// places that child instead (Compose's Modifier.align); its `offset` still applies on top.
+// box: children stacked, each measured with the box's maximum and placed by the box's content
+// alignment. A child's own `alignment` does not place it (SC "box": `Box(containerModifier,
+// contentAlignment = node.style.alignment)`, children get no `Modifier.align`); its `offset`
+// moves it from there.
 import QtQuick
 import ".."
+import "../layout.js" as L
 
 Item {
     id: c
     readonly property string h: d.st.halign || "start"
     readonly property string v: d.st.valign || "start"
-    // Largest child, measured once per event-loop pass (see column.qml).
-    property var metrics: ({w: 0, h: 0})
+    readonly property var box: [d.cMinW, d.cMaxW, d.cMinH, d.cMaxH, h, v]
+    onBoxChanged: if (!d.constraining) sched.schedule()
     function measure() {
-        var w = 0, hh = 0;
-        for (var i = 0; i < rep.count; ++i) {
-            var it = rep.itemAt(i);
-            if (!it || !it.visible) continue;
-            w = Math.max(w, it.fillW ? 0 : it.implicitWidth);
-            hh = Math.max(hh, it.fillH ? 0 : it.implicitHeight);
-        }
-        metrics = {w: w, h: hh};
+        if (!d.ready) return;
+        sched.measuring = true;
+        var size = L.measureBox(d, L.flowItems(rep), h, v);
+        sched.measuring = false;
+        implicitWidth = size[0];
+        implicitHeight = size[1];
     }
-    function schedule() { Qt.callLater(c.measure); }
     Component.onCompleted: measure()
-    implicitWidth: metrics.w
-    implicitHeight: metrics.h
+    Scheduler { id: sched; run: c.measure }
     Repeater {
         id: rep
         model: d.n ? d.n.kids : []
-        onCountChanged: c.schedule()
+        onItemAdded: sched.schedule()
+        onItemRemoved: sched.schedule()
         delegate: NodeDelegate {
             required property var modelData
+            managed: true
             n: modelData
-            inh: d.ts
-            onImplicitWidthChanged: c.schedule()
-            onImplicitHeightChanged: c.schedule()
-            onVisibleChanged: c.schedule()
-            onFillWChanged: c.schedule()
-            onFillHChanged: c.schedule()
-            width: fillW ? c.width : Math.min(implicitWidth, c.width)
-            height: fillH ? c.height : implicitHeight
-            readonly property string ownH: st.halign || c.h
-            readonly property string ownV: st.valign || c.v
-            x: ownH === "center" ? (c.width - width) / 2 : ownH === "end" ? c.width - width : 0
-            y: ownV === "center" ? (c.height - height) / 2 : ownV === "end" ? c.height - height : 0
+            inh: d.locals
+            onSlotWChanged: sched.schedule()
+            onSlotHChanged: sched.schedule()
+            onInFlowChanged: sched.schedule()
         }
     }
 }

@@ -1,4 +1,5 @@
-// divider: a 1dp outlineVariant line, horizontal (fills width) or vertical (fills height).
+// divider: Material's HorizontalDivider (fills the width, 1 dp) or VerticalDivider (fills the
+// height, 1 dp) in outlineVariant, or the node's own `color` (MC `RenderPrototypeDivider`).
 import QtQuick
 
 Rectangle {

@@ -1,4 +1,4 @@
-// spacer: empty space sized by its style (weight fills the remaining space).
+// spacer: empty space sized by its style (a weight takes the space left).
 import QtQuick
 
 Item {

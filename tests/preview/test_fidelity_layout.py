@@ -1,0 +1,394 @@
+"""Layout and sizing rows of docs/fidelity.md: each test renders a small spec and checks the
+geometry Compose's measuring gives it on the phone. Test names carry the AutoMobile symbol
+(SC PrototypeSpecContent.kt, AR PrototypeArrangement.kt, PG PrototypePagerSizing.kt, RM
+PrototypeRenderModel.kt, CO PrototypeComponents.kt, IM PrototypeImages.kt) or the Compose
+measure policy the row follows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.preview.fidelity import bounds, box, close, hex_rgb, rgb_at, spec_of
+
+TAP = [{"type": "emit", "name": "tapped"}]
+SCREEN_W, SCREEN_H = 412, 915
+
+
+def test_box_wraps_its_children_SC_dimensionModifier_wrapContent(scene: Any) -> None:  # noqa: N802
+    root = {"type": "box", "id": "b", "children": [box("a", 60, 40), box("c", 20, 20)]}
+    b = bounds(scene, spec_of(root))
+    assert (b["b"]["width"], b["b"]["height"]) == (60, 40)
+
+
+@pytest.mark.parametrize("alignment", ["topStart", "center", "bottomEnd"])
+def test_box_places_children_at_its_own_alignment_only_SC_box_contentAlignment(  # noqa: N802
+    scene: Any, alignment: str
+) -> None:
+    kid = box("kid", 60, 40, alignment="topEnd")  # a child's own alignment is not applied
+    root = {"type": "box", "id": "b", "style": {"width": {"dp": 300}, "height": {"dp": 200},
+            "alignment": alignment}, "children": [kid]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    fx, fy = {"topStart": (0, 0), "center": (0.5, 0.5), "bottomEnd": (1, 1)}[alignment]
+    assert b["kid"]["x"] == pytest.approx(b["b"]["x"] + fx * 240, abs=0.5)
+    assert b["kid"]["y"] == pytest.approx(b["b"]["y"] + fy * 160, abs=0.5)
+
+
+def test_a_fill_child_widens_a_wrapping_box_BoxMeasurePolicy(scene: Any) -> None:  # noqa: N802
+    root = {"type": "column", "children": [
+        {"type": "box", "id": "b", "children": [box("fill", 0, 10, width="fill"), box("s", 30, 30)]}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["b"]["width"] == SCREEN_W and b["fill"]["width"] == SCREEN_W
+
+
+def test_box_repeat_renders_every_instance(scene: Any) -> None:
+    root = {"type": "column", "id": "list",
+            "repeat": {"as": "i", "items": [{"n": "1"}, {"n": "2"}, {"n": "3"}]},
+            "children": [{"type": "text", "text": "Item {i.n}"}]}  # fmt: skip
+    scene.show(spec_of(root))
+    scene.grab()
+    texts = [e["text"] for e in scene.visible_summary() if e["type"] == "text"]
+    assert texts == ["Item 1", "Item 2", "Item 3"]
+
+
+def test_a_fill_child_widens_a_wrapping_column_RowColumnMeasurePolicy(scene: Any) -> None:  # noqa: N802
+    # compose-renderer.md section 4 item 2: the red box is as wide as the screen on the phone.
+    root = {"type": "column", "id": "col", "children": [
+        {"type": "box", "id": "red", "style": {"width": "fill", "background": "#E53935"},
+         "children": [{"type": "text", "text": "A"}]},
+        {"type": "text", "text": "Hello world"}, {"type": "button", "label": "OK"}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["red"]["width"] == SCREEN_W and b["col"]["width"] == SCREEN_W
+
+
+def test_a_top_app_bar_spans_a_wrapping_column(scene: Any) -> None:
+    root = {"type": "column", "id": "col", "children": [
+        {"type": "topAppBar", "id": "bar", "title": "Home"},
+        {"type": "box", "id": "fill", "style": {"width": "fill", "height": {"dp": 10}}, "children": []}]}  # fmt: skip
+    scene.show(spec_of(root))
+    scene.controller.set_device_size(673, 841)
+    b = bounds(scene)
+    assert b["bar"]["width"] == 673 and b["fill"]["width"] == 673
+
+
+def test_column_spacing_arrangement_and_alignment_AR_prototypeVerticalArrangement(  # noqa: N802
+    scene: Any,
+) -> None:
+    root = {"type": "column", "id": "col", "style": {"width": {"dp": 200}, "height": {"dp": 300},
+            "spacing": 10, "arrangement": "center", "alignment": "topEnd"},
+            "children": [box("a", 40, 50), box("c", 60, 50)]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    # The gaps are reserved first, then the rest is centred: (300 - 10 - 100) / 2 = 95.
+    assert b["a"]["y"] == pytest.approx(95) and b["c"]["y"] == pytest.approx(155)
+    assert b["a"]["x"] == pytest.approx(160) and b["c"]["x"] == pytest.approx(140)
+
+
+@pytest.mark.parametrize(
+    ("arrangement", "starts"),
+    [("start", [0, 60]), ("end", [250, 310]), ("spaceBetween", [0, 310]),
+     ("spaceAround", [62.5, 247.5]), ("spaceEvenly", [83.33, 226.67])],
+)  # fmt: skip
+def test_row_arrangement_AR_prototypeHorizontalArrangement(  # noqa: N802
+    scene: Any, arrangement: str, starts: list[float]
+) -> None:
+    root = {"type": "row", "id": "row", "style": {"width": {"dp": 400}, "spacing": 10,
+            "arrangement": arrangement}, "children": [box("a", 50, 20), box("c", 90, 20)]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert [b["a"]["x"], b["c"]["x"]] == pytest.approx(starts, abs=0.05)
+
+
+def test_weighted_children_share_the_column_PrototypeNodeLayoutTest(scene: Any) -> None:  # noqa: N802
+    root = {"type": "column", "style": {"height": {"dp": 120}}, "children": [
+        box("a", 20, 0, weight=1), box("c", 20, 0, weight=2)]}  # fmt: skip
+    for node in root["children"]:
+        node["style"].pop("height")
+    b = bounds(scene, spec_of(root))
+    assert b["a"]["height"] == pytest.approx(40) and b["c"]["height"] == pytest.approx(80)
+
+
+def test_weighted_children_share_the_row_PrototypeNodeLayoutTest(scene: Any) -> None:  # noqa: N802
+    root = {"type": "row", "style": {"width": {"dp": 200}}, "children": [
+        {"type": "box", "id": "a", "style": {"weight": 1, "height": {"dp": 20}}, "children": []},
+        {"type": "box", "id": "c", "style": {"weight": 1, "height": {"dp": 20}}, "children": []}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["a"]["width"] == pytest.approx(100) and b["c"]["x"] == pytest.approx(100)
+
+
+def test_a_weighted_child_makes_a_bounded_column_take_its_height_RowColumnMeasurePolicy(  # noqa: N802
+    scene: Any,
+) -> None:
+    # The "List and detail" bug: a page column without a height whose scroll has `weight`.
+    page = {"type": "column", "id": "page", "children": [
+        box("head", 100, 50),
+        {"type": "scroll", "id": "list", "style": {"weight": 1}, "child": {"type": "column",
+         "children": [box(f"row{i}", 100, 60) for i in range(20)]}}]}  # fmt: skip
+    root = {"type": "column", "style": {"width": "fill", "height": "fill"}, "children": [page]}
+    b = bounds(scene, spec_of(root))
+    assert b["page"]["height"] == SCREEN_H
+    assert b["list"]["y"] == pytest.approx(50) and b["list"]["height"] == pytest.approx(
+        SCREEN_H - 50
+    )
+
+
+def test_row_children_are_top_aligned_by_default_RM_prototypeVerticalAlignment(  # noqa: N802
+    scene: Any,
+) -> None:
+    root = {"type": "row", "id": "row", "children": [box("big", 56, 56), box("small", 20, 20)]}
+    b = bounds(scene, spec_of(root))
+    assert b["small"]["y"] == b["big"]["y"] == b["row"]["y"]
+
+
+def test_a_fill_child_takes_the_rest_of_a_row_and_squeezes_later_ones_RowColumnMeasurePolicy(  # noqa: N802
+    scene: Any,
+) -> None:
+    root = {"type": "row", "id": "row", "children": [box("first", 100, 20),
+            box("fill", 0, 20, width="fill"), box("last", 50, 20)]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["fill"]["width"] == pytest.approx(SCREEN_W - 100)
+    assert b.get("last", {"width": 0})["width"] == 0
+
+
+def test_min_and_max_bounds_clamp_the_authored_size_PrototypeNodeLayoutTest(scene: Any) -> None:  # noqa: N802
+    root = {"type": "column", "children": [
+        box("maxFill", 0, 10, width="fill", maxWidth=50), box("minDp", 10, 10, minWidth=80),
+        box("maxDp", 10, 200, maxHeight=40)]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["maxFill"]["width"] == 50 and b["minDp"]["width"] == 80
+    assert b["maxDp"]["height"] == 40
+
+
+def test_a_small_tappable_node_keeps_its_size_inside_a_48_dp_target_SC_minimumInteractiveComponentSize(  # noqa: N802, E501
+    scene: Any,
+) -> None:
+    small = {"width": {"dp": 20}, "height": {"dp": 20}}
+    root = {"type": "column", "id": "col", "children": [
+        {"type": "box", "id": "small", "onTap": TAP, "style": small, "children": []},
+        {"type": "box", "id": "plain", "style": small, "children": []},
+        {"type": "box", "id": "after", "style": small, "children": []}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert (b["small"]["width"], b["small"]["height"]) == (20, 20)
+    assert b["small"]["y"] - b["col"]["y"] == pytest.approx(14)  # centred in the 48 dp target
+    assert b["small"]["x"] - b["col"]["x"] == pytest.approx(14)
+    assert b["plain"]["y"] == pytest.approx(b["small"]["y"] + 34)
+    assert b["after"]["y"] == pytest.approx(b["plain"]["y"] + 20)  # no reserve without onTap
+
+
+def test_a_padded_tappable_node_reports_its_padding_inside_its_bounds_PrototypeNodeLayoutTest(  # noqa: N802
+    scene: Any,
+) -> None:
+    root = {"type": "column", "children": [{"type": "box", "id": "done", "onTap": TAP,
+            "style": {"padding": {"start": 24, "end": 24, "top": 10, "bottom": 10}},
+            "children": [{"type": "text", "id": "label", "text": "Done", "style": {"textSize": 30}}]}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["done"]["width"] == pytest.approx(b["label"]["width"] + 48)
+    assert b["done"]["height"] == pytest.approx(b["label"]["height"] + 20)
+    assert b["label"]["x"] == pytest.approx(b["done"]["x"] + 24)
+
+
+def test_aspect_ratio_follows_the_available_width_Modifier_aspectRatio(scene: Any) -> None:  # noqa: N802
+    root = {"type": "column", "children": [
+        {"type": "box", "id": "hero", "style": {"width": "fill", "aspectRatio": 2}, "children": []},
+        {"type": "box", "id": "wrap", "style": {"aspectRatio": 4}, "children": []}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert (b["hero"]["width"], b["hero"]["height"]) == pytest.approx((SCREEN_W, SCREEN_W / 2))
+    # A wrapping node with an aspect ratio takes the maximum width too.
+    assert b["wrap"]["width"] == pytest.approx(SCREEN_W)
+
+
+def test_a_scroll_wraps_its_content_SC_scroll_verticalScroll(scene: Any) -> None:  # noqa: N802
+    root = {"type": "column", "children": [
+        {"type": "scroll", "id": "short", "child": {"type": "column", "children": [box("a", 80, 100)]}},
+        box("below", 50, 50)]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert (b["short"]["width"], b["short"]["height"]) == (80, 100)
+    assert b["below"]["y"] == pytest.approx(b["short"]["y"] + 100)
+
+
+def test_a_long_scroll_stops_at_the_space_available(scene: Any) -> None:
+    root = {"type": "column", "style": {"height": {"dp": 300}}, "children": [
+        {"type": "scroll", "id": "long", "child": {"type": "column",
+         "children": [box(f"r{i}", 80, 100) for i in range(10)]}}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["long"]["height"] == 300
+
+
+def test_an_unsized_pager_fills_the_rest_of_the_column_PG_prototypePageFill(scene: Any) -> None:  # noqa: N802
+    root = {"type": "column", "style": {"width": "fill", "background": "#FFFFFF"}, "children": [
+        {"type": "pager", "id": "p", "children": [{"type": "text", "text": "One"},
+                                                   {"type": "text", "text": "Two"}]},
+        {"type": "button", "id": "next", "label": "Next",
+         "onTap": [{"type": "setPage", "pager": "p", "page": "next"}]}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["p"]["height"] == SCREEN_H and b["p"]["width"] == SCREEN_W
+    assert b.get("next", {"height": 0})["height"] == 0  # no height left for the button
+
+
+def test_a_wrap_pager_wraps_its_page_PG_prototypePageFill(scene: Any) -> None:  # noqa: N802
+    root = {"type": "column", "children": [
+        {"type": "pager", "id": "p", "style": {"height": "wrap"},
+         "children": [box("page", 100, 120)]}, box("after", 10, 10)]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["p"]["height"] == 120 and b["after"]["y"] == pytest.approx(120)
+
+
+def test_a_card_ignores_arrangement_spacing_and_alignment_CO_RenderPrototypeCard(  # noqa: N802
+    scene: Any,
+) -> None:
+    root = {"type": "card", "id": "card", "style": {"width": {"dp": 260}, "height": {"dp": 200},
+            "spacing": 16, "arrangement": "center", "alignment": "center"},
+            "children": [box("a", 40, 30), box("c", 40, 30)]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert (b["a"]["x"], b["a"]["y"]) == (b["card"]["x"], b["card"]["y"])
+    assert b["c"]["y"] == pytest.approx(b["a"]["y"] + 30)
+
+
+@pytest.mark.parametrize(
+    ("variant", "role"),
+    [("filled", "surfaceContainerHighest"), ("elevated", "surfaceContainerLow"),
+     ("outlined", "surface")],
+)  # fmt: skip
+def test_card_colours_CardDefaults(scene: Any, variant: str, role: str) -> None:  # noqa: N802
+    root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
+        {"type": "card", "id": "card", "variant": variant, "style": {"width": {"dp": 200},
+         "height": {"dp": 100}}, "children": []}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    image = scene.grab()
+    colors = scene.controller.scheme.colors
+    assert close(rgb_at(image, b["card"]["x"] + 100, b["card"]["y"] + 50), hex_rgb(colors[role]))
+
+
+@pytest.mark.parametrize(("corner", "radius"), [("medium", 12), ("large", 20), ("none", 0)])
+def test_card_corners_follow_the_theme_shapes_CardDefaults_shape(  # noqa: N802
+    scene: Any, corner: str, radius: float
+) -> None:
+    root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
+        {"type": "card", "id": "card", "style": {"width": {"dp": 200}, "height": {"dp": 100}},
+         "children": []}]}  # fmt: skip
+    b = bounds(scene, spec_of(root, theme={"shapes": {"corner": corner}}))
+    image = scene.grab()
+    card = hex_rgb(scene.controller.scheme.colors["surfaceContainerHighest"])
+    # One dp in from the corner: inside a square corner, outside a rounded one.
+    corner_px = rgb_at(image, b["card"]["x"] + 1, b["card"]["y"] + 1)
+    assert close(corner_px, card, 5) is (radius == 0)
+    assert close(rgb_at(image, b["card"]["x"] + radius + 2, b["card"]["y"] + radius + 2), card)
+
+
+def test_text_in_a_coloured_card_takes_its_content_colour_contentColorFor(scene: Any) -> None:  # noqa: N802
+    root = {"type": "card", "style": {"background": "primary", "padding": {"top": 8, "start": 8}},
+            "children": [{"type": "text", "id": "t", "text": "MMMMMM", "style": {"textSize": 30}}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    from tests.preview.helpers import pixels
+
+    px = pixels(scene.grab())
+    t = b["t"]
+    region = px[
+        round(t["y"]) : round(t["y"] + t["height"]), round(t["x"]) : round(t["x"] + t["width"])
+    ]
+    on_primary = hex_rgb(scene.controller.scheme.colors["onPrimary"])
+    found = {(int(p[2]), int(p[1]), int(p[0])) for row in region for p in row}
+    assert any(close(c, on_primary, 12) for c in found)
+
+
+def test_a_weighted_spacer_takes_the_rest(scene: Any) -> None:
+    root = {"type": "row", "style": {"width": {"dp": 300}}, "children": [
+        box("a", 50, 20), {"type": "spacer", "id": "gap", "style": {"weight": 1}}, box("z", 50, 20)]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["z"]["x"] == pytest.approx(250)
+
+
+@pytest.mark.parametrize("orientation", ["horizontal", "vertical"])
+def test_divider_fills_its_axis_MC_RenderPrototypeDivider(scene: Any, orientation: str) -> None:  # noqa: N802
+    root = {"type": "box", "style": {"width": {"dp": 200}, "height": {"dp": 100}},
+            "children": [{"type": "divider", "id": "d", "orientation": orientation}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    size = (b["d"]["width"], b["d"]["height"])
+    assert size == ((200, 1) if orientation == "horizontal" else (1, 100))
+    image = scene.grab()
+    line = hex_rgb(scene.controller.scheme.colors["outlineVariant"])
+    assert close(rgb_at(image, b["d"]["x"] + size[0] / 2, b["d"]["y"] + size[1] / 2), line)
+
+
+def test_a_missing_image_is_a_24_dp_placeholder_IM_defaultMinSize(scene: Any) -> None:  # noqa: N802
+    root = {"type": "column", "children": [{"type": "image", "id": "img", "asset": "none"}]}
+    b = bounds(scene, spec_of(root))
+    assert (b["img"]["width"], b["img"]["height"]) == (24, 24)
+    image = scene.grab()
+    surface_variant = hex_rgb(scene.controller.scheme.colors["surfaceVariant"])
+    assert close(rgb_at(image, b["img"]["x"] + 1, b["img"]["y"] + 1), surface_variant)
+
+
+def test_an_image_is_its_pixel_size_on_the_screen_density_IM_BitmapPainter(  # noqa: N802
+    quick: Any, tmp_path: Any
+) -> None:
+    from PySide6.QtGui import QColor, QImage
+
+    from studio.preview.assets import directory_resolver
+    from studio.preview.render import HeadlessScene
+
+    photo = QImage(420, 210, QImage.Format.Format_ARGB32)
+    photo.fill(QColor("#2E7D32"))
+    assert photo.save(str(tmp_path / "photo.png"))
+    scene = HeadlessScene(412, 915, "light", directory_resolver(tmp_path), chrome=False)
+    try:
+        root = {"type": "column", "children": [
+            {"type": "image", "id": "natural", "asset": "photo"},
+            {"type": "image", "id": "wide", "asset": "photo", "style": {"width": "fill"}}]}  # fmt: skip
+        b = bounds(scene, spec_of(root))
+        density = scene.controller.device.density  # 2.625 on a 412 dp wide phone
+        assert b["natural"]["width"] == pytest.approx(420 / density, abs=0.5)
+        assert b["natural"]["height"] == pytest.approx(210 / density, abs=0.5)
+        # A filled width keeps the image's shape on the wrapped axis.
+        assert (b["wide"]["width"], b["wide"]["height"]) == pytest.approx((412, 206), abs=0.5)
+    finally:
+        scene.close()
+
+
+def test_corner_radius_clips_the_content_SC_modifier_clip(scene: Any) -> None:  # noqa: N802
+    kid = box("kid", 100, 100, background="#FF0000", offset={"x": 60, "y": 0})
+    root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
+        {"type": "box", "id": "clip", "style": {"width": {"dp": 100}, "height": {"dp": 100},
+         "cornerRadius": 8}, "children": [kid]}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    image = scene.grab()
+    inside = rgb_at(image, b["clip"]["x"] + 80, b["clip"]["y"] + 50)
+    outside = rgb_at(image, b["clip"]["x"] + 130, b["clip"]["y"] + 50)
+    assert inside == (255, 0, 0) and outside != (255, 0, 0)
+
+
+def test_safe_area_padding_pads_by_the_window_insets_SC_windowInsetsPadding(scene: Any) -> None:  # noqa: N802
+    inner = {"type": "column", "id": "inner", "safeAreaPadding": {"edges": ["top"], "types": ["systemBars"]},
+             "children": [box("b", 10, 10)]}  # fmt: skip
+    root = {"type": "column", "id": "outer", "style": {"width": "fill", "height": "fill"},
+            "safeAreaPadding": {"edges": ["top", "bottom"], "types": ["systemBars", "cutout"]},
+            "children": [box("a", 10, 10), inner]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    assert b["a"]["y"] == pytest.approx(24)  # the status bar (and cutout) inset
+    # An ancestor consumed the top inset: the nested padding adds nothing.
+    assert b["b"]["y"] == pytest.approx(b["inner"]["y"])
+
+
+def test_corner_radius_clips_an_image_to_its_rounded_shape_SC_modifier_clip(  # noqa: N802
+    quick: Any, tmp_path: Any
+) -> None:
+    from PySide6.QtGui import QColor, QImage
+
+    from studio.preview.assets import directory_resolver
+    from studio.preview.render import HeadlessScene
+
+    photo = QImage(200, 200, QImage.Format.Format_ARGB32)
+    photo.fill(QColor("#2E7D32"))
+    assert photo.save(str(tmp_path / "photo.png"))
+    scene = HeadlessScene(412, 915, "light", directory_resolver(tmp_path), chrome=False)
+    try:
+        root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
+            {"type": "image", "id": "img", "asset": "photo", "contentScale": "crop",
+             "style": {"width": {"dp": 120}, "height": {"dp": 80}, "cornerRadius": 24}}]}  # fmt: skip
+        b = bounds(scene, spec_of(root))["img"]
+        image = scene.grab()
+        green = (0x2E, 0x7D, 0x32)
+        assert close(rgb_at(image, b["x"] + 60, b["y"] + 40), green)
+        assert close(rgb_at(image, b["x"] + 24, b["y"] + 1), green)  # along the top edge
+        assert not close(rgb_at(image, b["x"] + 2, b["y"] + 2), green, 40)  # the corner is cut
+    finally:
+        scene.close()

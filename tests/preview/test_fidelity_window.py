@@ -1,0 +1,213 @@
+"""Window rows of docs/fidelity.md: how AutoMobile's host places a spec's window on the phone
+(HO PrototypeHost.kt `PrototypeChrome` / `prototypeHostChrome`, PL PrototypePlacement.kt
+`prototypeLayoutParams`, WM PrototypeWindowMapping.kt `prototypeGravity`), checked on rendered
+pixels and bounds with the device chrome shown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.preview.fidelity import bounds, box, close, hex_rgb, over, rgb_at, spec_of
+
+W, H = 412, 915
+STATUS, NAV, BAR = 24, 24, 24 + 32
+
+
+@pytest.fixture
+def phone(quick: Any) -> Iterator[Any]:
+    """A 412x915 scene with the device chrome (status bar, dismiss bar, gesture bar)."""
+    from studio.preview.render import HeadlessScene
+
+    made = HeadlessScene(W, H, "light", chrome=True)
+    yield made
+    made.close()
+
+
+def _backdrop(phone: Any) -> tuple[int, int, int]:
+    return hex_rgb(phone.screen_item().property("color").name())
+
+
+def test_fullscreen_paints_only_the_spec_over_the_app_behind_HO_PrototypeChrome(  # noqa: N802
+    phone: Any,
+) -> None:
+    root = {"type": "box", "id": "root", "style": {"background": "#FFFFFF", "alignment": "center"},
+            "children": [{"type": "text", "text": "Adaptive"}]}  # fmt: skip
+    b = bounds(phone, spec_of(root))
+    image = phone.grab()
+    # The root wraps its text at the top-start of the content area, below the dismiss bar.
+    assert (b["root"]["x"], b["root"]["y"]) == (0, BAR) and b["root"]["width"] < 100
+    assert rgb_at(image, 1, BAR + 1) == (255, 255, 255)
+    # Outside it the window is transparent: the app behind shows, not the theme background.
+    assert close(rgb_at(image, W / 2, H / 2), _backdrop(phone))
+
+
+def test_the_dismiss_bar_is_translucent_surface_container_high_TH_prototypeDismissColors(  # noqa: N802
+    phone: Any,
+) -> None:
+    phone.show(spec_of({"type": "spacer"}))
+    image = phone.grab()
+    colors = phone.controller.scheme.colors
+    expected = over(hex_rgb(colors["surfaceContainerHigh"]), 0.6, _backdrop(phone))
+    assert close(rgb_at(image, 40, STATUS + 16), expected)  # in the 32 dp band
+    texts = [t for t in _texts(phone) if "Dismiss AutoMobile prototype" in t]
+    assert texts
+
+
+def _texts(phone: Any) -> list[str]:
+    from tests.preview.helpers import find_items
+
+    return [str(i.property("text")) for i in find_items(phone.screen_item(), "QQuickText")]
+
+
+def test_the_fullscreen_scrim_is_behind_the_content_HO_prototypeThemedScrim(phone: Any) -> None:  # noqa: N802
+    spec = spec_of(box("b", 50, 50, background="#0000FF"),
+                   window={"placement": {"type": "fullscreen", "scrim": "#80FF0000"}})  # fmt: skip
+    phone.show(spec)
+    image = phone.grab()
+    assert rgb_at(image, 10, BAR + 10) == (0, 0, 255)  # content over the scrim
+    assert close(rgb_at(image, 200, 400), over((255, 0, 0), 128 / 255, _backdrop(phone)))
+    assert not close(rgb_at(image, 200, STATUS + 16), (255, 0, 0), 60)  # never over the bar
+
+
+def test_a_sheet_adds_no_background_or_shape_HO_PrototypeChrome(phone: Any) -> None:  # noqa: N802
+    spec = spec_of(box("b", 60, 60, background="#0000FF"),
+                   window={"placement": {"type": "sheet", "edge": "bottom", "height": 300}})  # fmt: skip
+    b = bounds(phone, spec)
+    image = phone.grab()
+    assert (b["b"]["x"], b["b"]["y"]) == (0, H - 300)
+    assert close(rgb_at(image, 300, H - 150), _backdrop(phone))  # no sheet surface
+    assert close(rgb_at(image, 2, H - 298), (0, 0, 255))  # square corner: no 28 dp rounding
+
+
+@pytest.mark.parametrize(
+    ("gravity", "x", "y"),
+    [
+        ("topStart", 16, 24),
+        ("bottomEnd", W - 16 - 60, H - 24 - 40),  # inward for end and bottom gravity
+        ("center", (W - 60) / 2 + 16, (H - 40) / 2 + 24),  # right and down from the centre
+    ],
+)
+def test_floating_offsets_follow_android_gravity_WM_prototypeGravity(  # noqa: N802
+    phone: Any, gravity: str, x: float, y: float
+) -> None:
+    placement = {"type": "floating", "gravity": gravity, "offset": {"x": 16, "y": 24}}
+    b = bounds(phone, spec_of(box("b", 60, 40), window={"placement": placement}))
+    assert (b["b"]["x"], b["b"]["y"]) == pytest.approx((x, y))
+
+
+def test_a_floating_window_stays_on_the_screen(phone: Any) -> None:
+    placement = {"type": "floating", "gravity": "bottomEnd", "offset": {"x": -500, "y": -900}}
+    b = bounds(phone, spec_of(box("b", 60, 40), window={"placement": placement}))
+    assert (b["b"]["x"], b["b"]["y"]) == (W - 60, H - 40)
+
+
+def test_fullscreen_opacity_fades_the_content_not_the_dismiss_bar_HO_prototypeHostChrome(  # noqa: N802
+    phone: Any,
+) -> None:
+    root = box("b", 100, 100, background="#0000FF")
+    phone.show(spec_of(root, window={"placement": {"type": "fullscreen"}, "opacity": 50}))
+    image = phone.grab()
+    assert close(rgb_at(image, 20, BAR + 20), over((0, 0, 255), 0.5, _backdrop(phone)), 4)
+    colors = phone.controller.scheme.colors
+    bar = over(hex_rgb(colors["surfaceContainerHigh"]), 0.6, _backdrop(phone))
+    assert close(rgb_at(image, 40, STATUS + 16), bar)
+
+
+def test_floating_opacity_fades_the_whole_window_HO_prototypeHostChrome(phone: Any) -> None:  # noqa: N802
+    window = {"placement": {"type": "floating", "gravity": "center", "offset": {"x": 0, "y": 0}},
+              "opacity": 40}  # fmt: skip
+    b = bounds(phone, spec_of(box("b", 100, 100, background="#0000FF"), window=window))
+    image = phone.grab()
+    centre = rgb_at(image, b["b"]["x"] + 50, b["b"]["y"] + 50)
+    assert close(centre, over((0, 0, 255), 0.4, _backdrop(phone)), 4)
+
+
+def test_safe_area_padding_pads_below_the_bar_by_the_status_bar_inset_SC_windowInsetsPadding(  # noqa: N802
+    phone: Any,
+) -> None:
+    root = {"type": "column", "id": "root", "style": {"width": "fill", "height": "fill"},
+            "safeAreaPadding": {"edges": ["top", "bottom"], "types": ["systemBars"]},
+            "children": [box("first", 10, 10), {"type": "spacer", "style": {"weight": 1}},
+                         box("last", 10, 10)]}  # fmt: skip
+    b = bounds(phone, spec_of(root))
+    # The dismiss bar consumes no inset: the status-bar gap repeats below it (inferred on
+    # the phone: the bar is a sibling of the content, not its ancestor).
+    assert b["first"]["y"] == BAR + STATUS
+    assert b["last"]["y"] + 10 == pytest.approx(H - NAV)
+
+
+def test_the_keyboard_shows_while_a_text_field_has_the_focus_and_pads_ime(
+    preview: Any, qtbot: Any
+) -> None:
+    root = {"type": "column", "style": {"width": "fill", "height": "fill"},
+            "safeAreaPadding": {"edges": ["bottom"], "types": ["ime"]},
+            "children": [{"type": "textField", "id": "field", "stateKey": "q", "placeholder": "Q"},
+                         {"type": "spacer", "style": {"weight": 1}}, box("end", 10, 10)]}  # fmt: skip
+    preview.set_device_chrome(True)
+    preview.set_spec(spec_of(root, state={"q": ""}))
+    from PySide6.QtCore import QPoint, Qt
+
+    def end_bottom() -> float:
+        entry = next(e for e in preview.visible_summary() if e["address"] == "end")
+        return float(entry["bounds"]["y"] + entry["bounds"]["height"])
+
+    assert end_bottom() == pytest.approx(H)
+    field = next(e for e in preview.visible_summary() if e["address"] == "field")["bounds"]
+    point = QPoint(round(field["x"] + 20), round(field["y"] + field["height"] / 2))
+    qtbot.mouseClick(preview.quick_widget, Qt.MouseButton.LeftButton, pos=point)
+    keyboard = preview.controller.device.keyboard
+    qtbot.waitUntil(lambda: end_bottom() == pytest.approx(H - keyboard))
+
+
+def test_a_bottom_sheet_rises_above_the_keyboard_PL_prototypeImeShiftPx(phone: Any) -> None:  # noqa: N802
+    spec = spec_of(
+        box("b", 60, 60), window={"placement": {"type": "sheet", "edge": "bottom", "height": 200}}
+    )
+    phone.show(spec)
+    phone.controller.setKeyboard(True)
+    b = bounds(phone)
+    assert b["b"]["y"] == pytest.approx(H - 200 - phone.controller.device.keyboard)
+
+
+def test_a_persistent_floating_window_carries_close_and_fades_only_its_content_HO_prototypeHostChrome(  # noqa: N802, E501
+    phone: Any,
+) -> None:
+    from PySide6.QtQuick import QQuickItem
+
+    window = {"placement": {"type": "floating", "gravity": "center", "offset": {"x": 0, "y": 0}},
+              "persistence": "device", "opacity": 40}  # fmt: skip
+    b = bounds(phone, spec_of(box("b", 200, 100, background="#0000FF"), window=window))
+    close_button = phone.screen_item().findChild(QQuickItem, "closeButton")
+    assert close_button is not None and close_button.isVisible()
+    rect = close_button.mapRectToItem(phone.screen_item(), close_button.boundingRect())
+    assert rect.right() == pytest.approx(b["b"]["x"] + 200) and rect.height() == 48
+    image = phone.grab()
+    colors = phone.controller.scheme.colors
+    assert close(
+        rgb_at(image, rect.center().x(), rect.top() + 4), hex_rgb(colors["surfaceContainerHigh"])
+    )
+    assert close(
+        rgb_at(image, b["b"]["x"] + 20, b["b"]["y"] + 90),
+        over((0, 0, 255), 0.4, _backdrop(phone)),
+        4,
+    )
+
+
+def test_the_dismiss_bar_dismisses_the_prototype_as_the_user(preview: Any, qtbot: Any) -> None:
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtQuick import QQuickItem
+
+    preview.set_device_chrome(True)
+    preview.set_spec(spec_of(box("b", 50, 50, background="#0000FF")))
+    bar = preview.screen_item().findChild(QQuickItem, "dismissBar")
+    point = bar.mapToScene(bar.boundingRect().bottomRight()) - QPoint(60, 16).toPointF()
+    with qtbot.waitSignal(preview.runtimeEvent) as event:
+        qtbot.mouseClick(preview.quick_widget, Qt.MouseButton.LeftButton, pos=point.toPoint())
+    assert event.args[0].kind == "dismissed" and event.args[0].payload == {"reason": "user"}
+    window = preview.screen_item().findChild(QQuickItem, "window")
+    qtbot.waitUntil(lambda: not window.isVisible())
+    preview.reset_state()
+    qtbot.waitUntil(window.isVisible)
