@@ -4,8 +4,7 @@ Usage: python packaging/size.py DIR [REPORT]   (packaging/build.sh runs it after
 
 Prints what the spec left out (from REPORT, build/pyinstaller/trim-report.json) and the size of
 DIR; exits 1 with one line when DIR is over the limit (PROTO_STUDIO_MAX_MB, default 200, in
-MiB as `du -sh` counts). NumPy only counts towards the limit when something other than the
-modules that are dropping it still imports it (`trim.NUMPY_PENDING`).
+MiB as `du -sh` counts).
 """
 
 from __future__ import annotations
@@ -15,21 +14,14 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import trim  # noqa: E402
-
 MIB = 1024 * 1024
 DEFAULT_LIMIT_MB = 200
 
 
-def folder_size(path: Path, *, under: tuple[str, ...] = ()) -> int:
-    """Bytes of the regular files below `path` (symlinks not followed), or only below the
-    top-level entries named in `under`."""
+def folder_size(path: Path) -> int:
+    """Bytes of the regular files below `path` (symlinks not followed)."""
     total = 0
     for root, _dirs, files in os.walk(path):
-        rel = Path(root).relative_to(path)
-        if under and (not rel.parts or rel.parts[0] not in under):
-            continue
         for name in files:
             file = Path(root) / name
             if not file.is_symlink():
@@ -56,6 +48,14 @@ def report_lines(report: dict[str, object]) -> list[str]:
         lines.append(f"build: left out {total / MIB:.1f} MiB:")
         for name, value in sorted(saved.items(), key=lambda kv: -int(kv[1].get("bytes", 0))):
             lines.append(f"build:   {int(value['bytes']) / MIB:6.1f} MiB  {name}: {value['why']}")
+    optional = report.get("optional")
+    if isinstance(optional, dict):
+        for package, users in sorted(optional.items()):
+            lines.append(
+                f"build: {package}: bundled, imported by {', '.join(users)}"
+                if users
+                else f"build: {package}: left out, nothing the studio loads imports it"
+            )
     return lines
 
 
@@ -67,19 +67,8 @@ def check(folder: Path, report_path: Path | None) -> int:
             print(line)
     limit = limit_mb()
     size = folder_size(folder)
-    internal = folder / "_internal"
-    base = internal if internal.is_dir() else folder
-    numpy = folder_size(base, under=("numpy", "numpy.libs"))
-    users = (report.get("optional") or {}).get("numpy", []) if report else []  # type: ignore[union-attr]
-    pending = bool(numpy) and bool(users) and set(users) <= set(trim.NUMPY_PENDING)
-    counted = size - numpy if pending else size
     where = f"{folder} is {size / MIB:.1f} MiB"
-    if pending:
-        where += (
-            f" ({numpy / MIB:.1f} MiB of it NumPy, not counted: only {', '.join(users)}, which"
-            " is dropping it, still imports it)"
-        )
-    if counted / MIB > limit:
+    if size / MIB > limit:
         print(
             f"build: {where}, over the {limit:g} MiB limit; leave out what the studio does not "
             "load (packaging/trim.py) or raise PROTO_STUDIO_MAX_MB",

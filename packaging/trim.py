@@ -8,7 +8,8 @@ destination path in the bundle, e.g. `PySide6/Qt/qml/QtQuick/Effects/qmldir`):
 - `orphans`: on Linux, the shared libraries no kept binary links any more (the GTK stack that
   only Qt's GTK platform theme needed, the Qt libraries of dropped QML modules...);
 - `users_of`: NumPy and Pillow are bundled only while a studio module or a library the studio
-  imports needs them at import time;
+  imports needs them at import time (NumPy no longer: the mirror and the preview's schemes
+  need none);
 - on Linux also: `is_system_library` (libraries every desktop Linux ships, which the .deb
   depends on instead of copying the build machine's), `stub_library` (FFmpeg's encoders),
   `slim_icu_data` (ICU's locale data for what Qt asks of ICU: collation, case mapping, time
@@ -281,14 +282,6 @@ def users_of(package: str, package_dir: Path, python: str = sys.executable) -> l
         if module != package and needs_at_import(module, package, python):
             users.append(module)
     return users
-
-
-#: The modules that still import NumPy and are dropping it in work under way in parallel:
-#: material-color-utilities (the preview computing Material schemes itself; the mirror already
-#: hands frames to Qt without NumPy). While only these need NumPy it is bundled but not counted
-#: against the size limit; once none imports it, `users_of` finds no user and the spec leaves
-#: NumPy out. Delete this once that work has landed.
-NUMPY_PENDING = ("material_color_utilities",)
 
 
 # ---- Linux: system libraries, ICU data, stripping -----------------------------------------

@@ -119,23 +119,30 @@ def test_a_bundle_over_the_limit_fails_in_one_line(tmp_path: Path) -> None:
     assert under.stdout.strip().splitlines()[-1] == f"build: {folder} is 3.0 MiB; limit 4 MiB"
 
 
-def test_numpy_counts_unless_only_the_modules_dropping_it_import_it(tmp_path: Path) -> None:
-    folder = fake_bundle(tmp_path, {"PySide6/libQt6Core.so.6": 1.0, "numpy.libs/blas.so": 2.0})
+def test_the_size_report_says_what_each_rule_saved_and_what_optional_packages_did(
+    tmp_path: Path,
+) -> None:
+    folder = fake_bundle(tmp_path, {"PySide6/libQt6Core.so.6": 1.0})
     report = tmp_path / "report.json"
-
-    def check(users: list[str]) -> subprocess.CompletedProcess[str]:
-        report.write_text(json.dumps({"saved": {}, "optional": {"numpy": users}}))
-        return run(
-            sys.executable, REPO / "packaging" / "size.py", folder, report,
-            env={"PROTO_STUDIO_MAX_MB": "1.5"},
-        )  # fmt: skip
-
-    pending = check(list(trim.NUMPY_PENDING))
-    assert pending.returncode == 0, pending.stderr
-    assert "2.0 MiB of it NumPy, not counted" in pending.stdout
-    new_user = check([*trim.NUMPY_PENDING, "studio.preview.new_thing"])
-    assert new_user.returncode == 1  # a new import of NumPy is not excused
-    assert "over the 1.5 MiB limit" in new_user.stderr
+    report.write_text(
+        json.dumps({
+            "saved": {
+                "strip": {"bytes": 3 * size.MIB, "why": "symbol tables"},
+                "icu-data": {"bytes": 5 * size.MIB, "why": "locale data"},
+            },
+            "optional": {"numpy": [], "PIL": ["adbutils"]},
+        })
+    )  # fmt: skip
+    result = run(sys.executable, REPO / "packaging" / "size.py", folder, report)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines() == [
+        "build: left out 8.0 MiB:",
+        "build:      5.0 MiB  icu-data: locale data",
+        "build:      3.0 MiB  strip: symbol tables",
+        "build: PIL: bundled, imported by adbutils",
+        "build: numpy: left out, nothing the studio loads imports it",
+        f"build: {folder} is 1.0 MiB; limit 200 MiB",
+    ]
 
 
 # ---- the trim rules ---------------------------------------------------------------------------
@@ -311,9 +318,11 @@ def test_build_writes_a_checked_deb_and_tarball(
     lines = deb_build.stdout.strip().splitlines()
     assert re.fullmatch(rf"build: ok \(deb, version {re.escape(VERSION)}, \d+ s\)", lines[-1])
     assert any(
-        re.fullmatch(r"build: dist/proto-studio is [\d.]+ MiB.*; limit 200 MiB", line)
+        re.fullmatch(r"build: dist/proto-studio is [\d.]+ MiB; limit 200 MiB", line)
         for line in lines
     )
+    # Nothing the studio loads imports NumPy any more, so the build leaves it out.
+    assert "build: numpy: left out, nothing the studio loads imports it" in lines
     for check in ("preview", "font", "icu", "mirror", "about"):
         assert any(line.startswith(f"build: smoke {check}: ") for line in lines), check
     assert "build: lintian: no errors or warnings beyond packaging/linux/lintian-overrides" in lines
