@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from studio.spec.extensions import PlatformCatalog
 
-__version__ = "0.1.0"
+
+def __getattr__(name: str) -> Any:
+    # `studio.__version__` is read lazily: importlib.metadata costs start-up time.
+    if name == "__version__":
+        from studio.version import version
+
+        return version()
+    raise AttributeError(f"module 'studio' has no attribute {name!r}")
 
 
 @cache

@@ -4,9 +4,10 @@ Every client is built here, once, and passed in: the library, the UI settings, t
 the platform registry and consent broker, and (right after the first preview frame) the
 keychain store, the one HTTP client, the model source, the agent settings (read off the GUI
 thread) and the device manager. `compose` and `Studio.attach_extras` are also what the tests'
-studio fixture builds through. `--smoke-test` opens a template, waits for the first painted
-frame, prints "smoke ok" and exits 0 (CI runs it on the packaged build); `--screenshot PNG` saves
-a grab of the window after the first painted frame and exits.
+studio fixture builds through. `--smoke-test` opens FILE or a template, waits for the first
+painted frame, runs the checks of `studio.ui.smoke`, prints "smoke ok" and exits 0 (the packaging
+scripts run it on the builds); `--screenshot PNG` saves a grab of the window after the first
+painted frame and exits.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from studio.ui.agent_sheet import AgentSheet
     from studio.ui.controller import StudioController
     from studio.ui.devices import DeviceManager
+    from studio.ui.identity import FileOpens
     from studio.ui.main_window import MainWindow
     from studio.ui.settings import UiSettings
     from studio.workspace import Workspace
@@ -48,7 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--smoke-test",
         action="store_true",
-        help="open a template, wait for the first painted frame, print 'smoke ok', exit",
+        help="open FILE or a template, check the preview, icon font, mirror decoding and "
+        "licences, print 'smoke ok', exit",
     )
     parser.add_argument(
         "--screenshot", type=Path, help="save the window as PNG after first paint, exit"
@@ -68,6 +71,7 @@ def run_studio(argv: Sequence[str]) -> int:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from studio.ui.identity import identify
     from studio.ui.main_window import MainWindow
     from studio.ui.settings import UiSettings
     from studio.ui.theme import follow_system
@@ -83,6 +87,7 @@ def run_studio(argv: Sequence[str]) -> int:
     launch = Launch(args.file, one_shot=bool(args.smoke_test or args.screenshot))
     if launch.exit_code is not None:  # FILE went to the studio already open on this library
         return launch.exit_code
+    file_opens = identify(app)  # icon, version, desktop entry; files the OS asks us to open
     follow_system(app)
     from studio.ui.gc import GuiThreadCollector
 
@@ -109,7 +114,7 @@ def run_studio(argv: Sequence[str]) -> int:
     loop = StudioEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
-        return int(loop.run_until_complete(_main(args, window, settings, launch)))
+        return int(loop.run_until_complete(_main(args, window, settings, launch, file_opens)))
     finally:
         launch.close()
         loop.run_until_complete(loop.shutdown_asyncgens())
@@ -118,7 +123,11 @@ def run_studio(argv: Sequence[str]) -> int:
 
 
 async def _main(
-    args: argparse.Namespace, window: MainWindow, settings: UiSettings, launch: Any
+    args: argparse.Namespace,
+    window: MainWindow,
+    settings: UiSettings,
+    launch: Any,
+    file_opens: FileOpens,
 ) -> int:
     # Phones over adb (adbutils loads off the GUI thread); not for one-shot smoke/screenshot runs,
     # which must not leave an adb server behind.
@@ -129,6 +138,7 @@ async def _main(
     window.closing.connect(closed.set)
     first_frame = _first_frame(window, studio.controller)
     studio.controller.start(args.file)
+    file_opens.deliver(studio.controller.import_files)
     # The agent sheet and device mode come right after the first preview frame (their imports
     # would otherwise delay it by ~0.3 s), or after a few seconds when nothing opens.
     with contextlib.suppress(TimeoutError):
@@ -142,7 +152,7 @@ async def _main(
     rc = 0
     try:
         if args.smoke_test or args.screenshot:
-            rc = await _until_first_frame(first_frame, window, args)
+            rc = await _until_first_frame(first_frame, window, controller, args)
             window.close()
         else:
             await closed.wait()
@@ -362,22 +372,17 @@ def _first_frame(window: MainWindow, controller: Any) -> asyncio.Future[None]:
 
 
 async def _until_first_frame(
-    first_frame: asyncio.Future[None], window: MainWindow, args: argparse.Namespace
+    first_frame: asyncio.Future[None], window: MainWindow, controller: Any, args: argparse.Namespace
 ) -> int:
     try:
         await asyncio.wait_for(first_frame, FIRST_FRAME_TIMEOUT)
     except TimeoutError:
         print(f"proto-studio: no frame painted within {FIRST_FRAME_TIMEOUT:g} s", file=sys.stderr)
         return 1
-    if args.smoke_test:
-        from studio.preview.icons import font_path
+    if args.smoke_test:  # what a packaged build must carry (studio.ui.smoke lists the checks)
+        from studio.ui.smoke import run_checks
 
-        try:  # the shipped resources a packaged build must carry (the icon font, templates)
-            font_path()
-        except FileNotFoundError as exc:
-            print(f"proto-studio: {exc}", file=sys.stderr)
-            return 1
-        print("smoke ok", flush=True)
+        return await run_checks(window, controller)
     if args.screenshot:
         await asyncio.sleep(0.5)  # let the rest of the window settle (docks, thumbnails)
         image = window.grab()

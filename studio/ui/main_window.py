@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.ui import commands
+from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
 from studio.ui.inspector import InspectorPanel
 from studio.ui.library_panel import LibraryPanel
@@ -162,6 +163,7 @@ class MainWindow(QMainWindow):
             self.agent_dock,
         ):
             view_menu.addAction(dock.toggleViewAction())
+        self.menuBar().addMenu("&Help").addAction(about_action(self))
         a["undo_delete"].setEnabled(False)
 
         self.undo_delete_button = QPushButton("Undo delete", self)
