@@ -152,7 +152,7 @@ async def _main(
     rc = 0
     try:
         if args.smoke_test or args.screenshot:
-            rc = await _until_first_frame(first_frame, window, controller, args)
+            rc = await _until_first_frame(first_frame, window, studio.controller, args)
             window.close()
         else:
             await closed.wait()
