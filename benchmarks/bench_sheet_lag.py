@@ -31,15 +31,19 @@ os.environ.setdefault(
     "PROTO_STUDIO_HOME", str(Path(__file__).resolve().parent.parent / "build" / "bench-home")
 )
 
+import httpx  # noqa: E402
 import qasync  # noqa: E402
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow  # noqa: E402
 
+from studio.agent.config import AgentConfig  # noqa: E402
 from studio.agent.events import Finish, ModelEvent, ModelRequest, TextDelta, ToolCall, Usage  # noqa: E402
+from studio.agent.keys import KeyStore  # noqa: E402
+from studio.agent.providers import FixedModel  # noqa: E402
 from studio.document import Document  # noqa: E402
 from studio.spec.outline import read_node  # noqa: E402
-from studio.ui.agent_bridge import AgentConfig, FixedModel  # noqa: E402
-from studio.ui.agent_sheet import AgentSheet, install_agent_sheet  # noqa: E402
+from studio.ui.agent_sheet import AgentServices, AgentSheet  # noqa: E402
+from studio.workspace import ShownChanged, Workspace, WorkspaceEvent  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 FRAME_MS = 1000 / 60
@@ -141,30 +145,45 @@ def row(name: str, values: list[float]) -> str:
             f"p99={pct(values, 99):6.2f}  max={max(values, default=float('nan')):6.2f} ms")  # fmt: skip
 
 
-def build(spec: dict[str, Any], model: Any) -> tuple[QMainWindow, AgentSheet, Document, Any]:
-    from studio.preview.widget import PreviewWidget
-    from studio.spec import expand
+def build(
+    spec: dict[str, Any], model: Any, http: httpx.AsyncClient
+) -> tuple[QMainWindow, AgentSheet, Document, Any]:
+    """The studio's parts that take part in a run: the workspace, the preview and the tree that
+    follow what it shows, and the agent sheet (wired as the window wires them)."""
     from studio.spec.validator import warm_up
+    from studio.ui.preview_pane import PreviewPane
     from studio.ui.spec_tree import SpecTreePanel
 
     warm_up()  # as the studio does at start-up, in a worker thread (not part of the streaming)
     doc = Document(copy.deepcopy(spec), name="bench")
+    workspace = Workspace()
     window = QMainWindow()
-    preview = PreviewWidget(show_frame=True)
-    window.setCentralWidget(preview)
+    pane = PreviewPane(window)
+    window.setCentralWidget(pane)
     tree = SpecTreePanel()
     left = QDockWidget("Tree", window)
     left.setObjectName("treeDock")
     left.setWidget(tree)
     window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, left)
-    preview.set_spec(expand(doc.spec))
-    tree.set_spec(doc.spec)
-    sheet = install_agent_sheet(window, lambda: doc, preview, tree, models=FixedModel(model),
-                                config=AgentConfig(max_turns=10, token_budget=None),
-                                save_snapshots=False)  # fmt: skip
+    services = AgentServices(FixedModel(model), KeyStore(), http,
+                             AgentConfig(max_turns=10, token_budget=None), save_snapshots=False)  # fmt: skip
+    sheet = AgentSheet(workspace, **services.options())
+    right = QDockWidget("Agent", window)
+    right.setObjectName("agentDock")
+    right.setWidget(sheet)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, right)
+
+    def forward(event: WorkspaceEvent) -> None:  # what the studio controller forwards
+        if isinstance(event, ShownChanged):
+            pane.present(event.shown)
+            tree.present(event.shown)
+        sheet.on_workspace_event(event)
+
+    workspace.subscribe(forward)
+    workspace.open(doc)
     window.resize(1400, 950)
     window.show()
-    return window, sheet, doc, preview
+    return window, sheet, doc, pane.preview
 
 
 async def measure(spec: dict[str, Any], args: argparse.Namespace, *, streaming: bool,
@@ -172,9 +191,10 @@ async def measure(spec: dict[str, Any], args: argparse.Namespace, *, streaming: 
     turns = 3
     per_turn = args.tokens // turns
     model = PacedModel(spec, turns, per_turn, args.rate)
-    window, sheet, doc, preview = build(spec, model)
+    http = httpx.AsyncClient()
+    window, sheet, doc, preview = build(spec, model, http)
     if flush_ms is not None:
-        sheet._flush_timer.setInterval(flush_ms)
+        sheet.chat.flush_timer.setInterval(flush_ms)
     for _ in range(20):  # let the first layout and scene graph settle before measuring
         await asyncio.sleep(0.01)
     probes = Probes()
@@ -198,6 +218,7 @@ async def measure(spec: dict[str, Any], args: argparse.Namespace, *, streaming: 
         assert len(text.split()) == per_turn * turns, "the bubble must hold every streamed token"
         assert preview.runtime is not None
     await sheet.aclose()
+    await http.aclose()
     window.close()
     window.deleteLater()
     # Delete the window now, while the app lives (a Qt Quick widget left to interpreter shutdown

@@ -45,8 +45,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exc:  # argparse exits 2 on usage errors
             return int(exc.code or 0)
         return int(run(ns))
+    if args and args[0] in {"-V", "--version"}:
+        from studio.version import version
+
+        print(f"proto-studio {version()}")
+        return 0
     if args and args[0] in {"-h", "--help"}:
-        print("usage: proto-studio [FILE] | proto-studio {" + ",".join(SUBCOMMANDS) + "} ...")
+        print(
+            "usage: proto-studio [FILE] | proto-studio --version | proto-studio {"
+            + ",".join(SUBCOMMANDS)
+            + "} ..."
+        )
         for name, (_, _, help_text) in SUBCOMMANDS.items():
             print(f"  {name:<10} {help_text}")
         return 0

@@ -1,7 +1,8 @@
-"""The open prototype: its spec, revision history and selection; every edit is a validated revision.
+"""The open prototype: its spec and revision history; every edit is a validated revision.
 
-Qt-free. The studio window, the inspector and the agent sheet all change a prototype through a
-`Document`, so undo/redo, the revision list and saving see every change the same way.
+Qt-free. Every change to a prototype (an inspector edit, an applied agent draft, undo, redo) goes
+through its `Document`, so the revision list and saving see every change the same way. What the
+studio shows, the selection and the draft under review belong to `studio.workspace`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, Literal
 from studio.library.revisions import Author, Revision, RevisionLog
 
 JSON = dict[str, Any]
-ChangeKind = Literal["open", "revision", "undo", "redo", "selection"]
+ChangeKind = Literal["revision", "undo", "redo"]
 
 
 @dataclass(frozen=True)
@@ -39,22 +40,11 @@ class Document:
         self.name = name
         self.entry_id = entry_id
         self.revisions = revisions if revisions is not None else RevisionLog(spec)
-        self._selection: str | None = None
         self._listeners: list[Callable[[DocumentChange], None]] = []
 
     @property
     def spec(self) -> JSON:
         return self.revisions.current
-
-    @property
-    def selection(self) -> str | None:
-        return self._selection
-
-    def select(self, address: str | None) -> None:
-        if address == self._selection:
-            return
-        self._selection = address
-        self._emit(DocumentChange("selection", (address,) if address else ()))
 
     def apply_ops(
         self,
@@ -88,16 +78,20 @@ class Document:
         summary: str,
         instruction: str | None = None,
     ) -> Revision:
-        """A whole-spec revision (root, window, theme). Raises `studio.spec.SpecError` if invalid."""
-        from studio.spec.errors import SpecError
-        from studio.spec.validator import validate
+        """A whole-spec revision (root, window, theme), validated by `spec.patch.replace_spec`:
+        raises `studio.spec.PatchError` (path and message) and changes nothing if invalid."""
+        from studio.spec.patch import replace_spec
 
-        result = validate(new_spec)
-        if not result.ok:
-            raise SpecError(result.path or "$", result.message or "Invalid spec")
-        revision = Revision(spec=new_spec, author=author, summary=summary, instruction=instruction)
+        result = replace_spec(self.spec, new_spec)
+        revision = Revision(
+            spec=result.spec,
+            author=author,
+            summary=summary,
+            instruction=instruction,
+            changed=tuple(result.changed),
+        )
         self.revisions.push(revision)
-        self._emit(DocumentChange("revision", (), revision))
+        self._emit(DocumentChange("revision", revision.changed, revision))
         return revision
 
     def push_revision(self, revision: Revision) -> None:

@@ -18,8 +18,9 @@ os.environ.pop("PROTO_STUDIO_API_KEY", None)
 
 REPO = Path(__file__).resolve().parent.parent
 
-# The stand-in phone (real adbd in a network namespace), shared by tests/device and tests/ui.
-pytest_plugins = ["tests.device.fixtures"]
+# The stand-in phone (real adbd in a network namespace), shared by tests/device and tests/ui;
+# the log-fail handler: a WARNING or ERROR log record a test did not expect fails it.
+pytest_plugins = ["tests.device.fixtures", "tests.helpers.logfail"]
 
 # Cyclic garbage that holds Qt objects must be collected on the main (GUI) thread: an automatic
 # collection triggered in a worker thread (an HTTP test server, the library executor) would
@@ -28,6 +29,23 @@ pytest_plugins = ["tests.device.fixtures"]
 # collected here, on the main thread, when it ends. Everything it made is still in the youngest
 # generation (no collection ran meanwhile), so a generation-0 collection finds it cheaply.
 QT_FIXTURES = frozenset({"qtbot", "qapp", "qloop"})
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_windows(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A top-level widget that outlives its Qt test (not closed, not registered with qtbot, not
+    parented) fails it; pytest-qt closes and deletes what `qtbot.addWidget` registered first."""
+    if not QT_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    from tests.helpers.leaks import leaked_widgets, top_level_widgets
+
+    request.getfixturevalue("qapp")
+    before = top_level_widgets()
+    yield
+    leaked = leaked_widgets(before)
+    if leaked:
+        pytest.fail(f"top-level widgets outlived the test: {', '.join(leaked)}", pytrace=False)
 
 
 @pytest.fixture(autouse=True)

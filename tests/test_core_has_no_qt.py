@@ -1,4 +1,5 @@
-"""The core (spec, runtime, library, agent, platform, device) imports without Qt."""
+"""The core (spec, runtime, library, agent, platform, device, the document and the workspace)
+imports without Qt."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ CORE = [
     "studio.agent",
     "studio.platform",
     "studio.device",
+    "studio.workspace",
 ]
 
 BLOCKER = """
@@ -22,7 +24,7 @@ class Block(importlib.abc.MetaPathFinder):
             raise ImportError('Qt is blocked in the core: ' + name)
         return None
 sys.meta_path.insert(0, Block())
-import studio, studio.document
+import studio, studio.document, studio.concurrency
 for pkg in %r:
     mod = importlib.import_module(pkg)
     for info in pkgutil.walk_packages(mod.__path__, pkg + '.'):

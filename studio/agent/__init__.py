@@ -28,5 +28,12 @@ Who owns what:
                 replay(on_event=) streams the events of a live run)
 - router.py     local vs cloud model per task; keys.py API keys (keychain, env, session;
                 aget/aset/adelete keep the keychain off the event loop)
+- run_events.py the run's events: a typed union (RunEvent) of frozen dataclasses, one TERMINAL,
+                their JSON form (the CLI's --events lines)
+- driver.py     RunDriver: one document's runs and its draft's review in the workspace (apply,
+                discard, undo, re-run a stale draft, rebase on the user's edits); headless
+- config.py     AgentConfig and its file (agent.json); providers.py where a run's model comes
+                from (ModelSource, ProviderModels, FixedModel), check_connection, the local probe
+- describe.py   short status-line labels for tool calls
 - testing.py    ScriptedModel for tests; cli.py `proto-studio agent`
 """

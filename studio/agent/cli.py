@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from studio.agent.run_events import RunEvent
 from studio.agent.trace import GLOBAL_MASKER
 
 EXIT = {"completed": 0, "failed": 1, "no_changes": 3, "cancelled": 130}
@@ -97,17 +98,20 @@ MAX_EVENT_LINE = 1024 * 1024
 
 
 class _EventWriter:
+    """Writes each run event as one JSON line (`RunEvent.to_json`, masked)."""
+
     def __init__(self, stream: IO[str] | None) -> None:
         self.stream = stream
         self.terminal: dict[str, Any] | None = None
 
-    def __call__(self, event: dict[str, Any]) -> None:
-        if event.get("type") in EXIT:
-            self.terminal = event
+    def __call__(self, event: RunEvent | dict[str, Any]) -> None:
+        data = event if isinstance(event, dict) else event.to_json()
+        if data.get("type") in EXIT:
+            self.terminal = data
         if self.stream is not None:
-            line = json.dumps(GLOBAL_MASKER.obj(event))  # ASCII: lone surrogates stay escaped
+            line = json.dumps(GLOBAL_MASKER.obj(data))  # ASCII: lone surrogates stay escaped
             if len(line) > MAX_EVENT_LINE:
-                line = json.dumps(_cut_strings(GLOBAL_MASKER.obj(event)))
+                line = json.dumps(_cut_strings(GLOBAL_MASKER.obj(data)))
             self.stream.write(line + "\n")
             self.stream.flush()
 
@@ -130,9 +134,10 @@ def _fail(writer: _EventWriter, reason: str) -> int:
 
 
 def _write_spec(path: Path, spec: dict[str, Any]) -> None:
-    from studio.library.atomic import write_json
+    from studio.library.atomic import write_bytes
+    from studio.spec.io import spec_file_bytes
 
-    write_json(path, spec)
+    write_bytes(path, spec_file_bytes(spec))  # within the spec limit, as validated
 
 
 def run_agent(args: argparse.Namespace) -> int:

@@ -172,7 +172,8 @@ async def closing_stream(stream: AsyncIterator[T]) -> AsyncGenerator[AsyncIterat
 async def _events(response: httpx.Response) -> AsyncGenerator[Any, None]:
     """Parsed JSON of each SSE event (with its `event:` name as `("event", name, data)`)."""
     try:
-        async with closing_stream(iter_sse(_body_bytes(response))) as messages:
+        body = _body_bytes(response)  # closed here too: iter_sse does not close what it reads
+        async with closing_stream(body), closing_stream(iter_sse(body)) as messages:
             async for message in messages:
                 if message.data == "[DONE]":
                     yield None
@@ -400,7 +401,11 @@ class ChatCompletionsClient(_HTTPClient):
                 done = state.finish_reason is not None
             else:  # the hot path (bench_sse.py): one generator between the bytes and us
                 try:
-                    async with closing_stream(iter_sse(_body_bytes(response))) as messages:
+                    body = _body_bytes(response)  # closed here too (iter_sse does not)
+                    async with (
+                        closing_stream(body),
+                        closing_stream(iter_sse(body)) as messages,
+                    ):
                         async for message in messages:
                             if message.data == "[DONE]":
                                 done = True

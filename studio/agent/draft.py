@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from studio.library.revisions import Revision, RevisionLog
@@ -25,11 +25,6 @@ class Draft:
         self.log = log or RevisionLog(base)
         self.state: DraftState = "open"
         self._clock = clock
-
-    @classmethod
-    def from_template(cls, template: JSON, **kw: Any) -> Draft:
-        """Create-from-description starts here: the template is the base, the agent patches it."""
-        return cls(template, **kw)
 
     @property
     def base(self) -> JSON:
@@ -66,6 +61,13 @@ class Draft:
         )
         self.log.push(revision)
         return revision
+
+    def rebase(self, base: JSON, revisions: Sequence[Revision]) -> None:
+        """Move the draft onto `base` (the document after a user edit) with its revisions as
+        re-applied there (the studio's workspace does the re-applying and validating); undone
+        revisions are dropped. The agent's next tool calls see the rebased draft."""
+        self._check_open()
+        self.log = RevisionLog(base, list(revisions))
 
     def preview(self) -> JSON:
         """The draft spec and what its last revision changed (for highlighting)."""

@@ -25,6 +25,21 @@ from studio.agent.events import (
 )
 from studio.agent.guards import Limits, RetryPolicy, StuckDetector
 from studio.agent.registry import NeedsInput, Tool, ToolError, ToolRegistry, canonical_json
+from studio.agent.run_events import (
+    EndStatus,
+    InputRequired,
+    LoopWarning,
+    RetryScheduled,
+    RunEnded,
+    RunEvent,
+    RunStarted,
+    TextStreamed,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnStarted,
+    UsageReported,
+    mask_event,
+)
 from studio.agent.textcalls import parse_text_calls
 from studio.agent.tokens import (
     ESTIMATE,
@@ -38,7 +53,6 @@ from studio.agent.tokens import REPLY_PRIMING as _PRIMING
 from studio.agent.trace import StreamRedactor, Tracer
 
 Status = Literal["completed", "no_changes", "failed", "cancelled", "needs_input"]
-TERMINAL = ("completed", "no_changes", "failed", "cancelled")
 MAX_TOOL_OUTPUT = 16_000
 MAX_ARGUMENTS = 4 * 1024 * 1024
 """The longest tool-call arguments run at all (a whole patch of a 1 MiB spec fits)."""
@@ -229,7 +243,7 @@ class AgentLoop:
         system: str = "",
         limits: Limits | None = None,
         retry: RetryPolicy | None = None,
-        on_event: Callable[[dict[str, Any]], None] | None = None,
+        on_event: Callable[[RunEvent], None] | None = None,
         tracer: Tracer | None = None,
         sleep: Callable[[float], Any] = asyncio.sleep,
         clock: Callable[[], float] = time.monotonic,
@@ -287,7 +301,7 @@ class AgentLoop:
         self._spent = 0.0
         self._stuck.reset()
         self.messages.append({"role": "user", "content": instruction})
-        self.emit("run_started", instruction=instruction, model=self.model.model)
+        self.emit(RunStarted(self.trace_id, instruction, self.model.model))
         return await self._guarded(self._drive())
 
     async def resume(self, answer: Answer) -> RunResult:
@@ -301,7 +315,7 @@ class AgentLoop:
         return await self._guarded(self._resume(batch, request, answer))
 
     def cancel(
-        self, reason: str = "cancelled by the user", *, status: Status = "cancelled"
+        self, reason: str = "cancelled by the user", *, status: EndStatus = "cancelled"
     ) -> RunResult:
         """End a paused run (the running case is task.cancel()); pending calls are answered."""
         self._answer_dangling("cancelled")
@@ -513,7 +527,7 @@ class AgentLoop:
             if request is None:
                 return self._finish("failed", stop or "stopped", error_class="limit")
             self.turns += 1
-            self.emit("turn_started", turn=self.turns)
+            self.emit(TurnStarted(self.trace_id, self.turns))
             text, calls, usage, finish = await self._call_model(request)
             if not calls and text:
                 text, calls = self._text_calls(text)
@@ -528,12 +542,14 @@ class AgentLoop:
                 self.usage.estimated or usage.estimated,
             )
             self.emit(
-                "usage",
-                turn=self.turns,
-                input_tokens=usage.input_tokens,
-                output_tokens=usage.output_tokens,
-                estimated=usage.estimated,
-                total_tokens=self.usage.total,
+                UsageReported(
+                    self.trace_id,
+                    self.turns,
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    usage.estimated,
+                    self.usage.total,
+                )
             )
             assistant: Message = {"role": "assistant", "content": text or None}
             if calls:
@@ -552,7 +568,7 @@ class AgentLoop:
                 self._nudged = self._force_tool = True
                 nudge = NUDGE.format(problem=problem)
                 self.messages.append({"role": "user", "content": nudge})
-                self.emit("warning", message=nudge)
+                self.emit(LoopWarning(self.trace_id, nudge))
                 continue
             batch = self._batch = _Batch(calls)
             await self._run_batch(batch)
@@ -629,7 +645,7 @@ class AgentLoop:
                                 )
                             safe = redactor.feed(piece)
                             if safe:
-                                self.emit("text_delta", text=safe)
+                                self.emit(TextStreamed(self.trace_id, safe))
                         elif isinstance(event, ToolCall):
                             produced = True
                             calls.append(
@@ -669,18 +685,14 @@ class AgentLoop:
                     raise
                 delay = self.retry.delay(attempt, exc.retry_after, self._rng)
                 self.emit(
-                    "retry",
-                    attempt=attempt + 1,
-                    delay=round(delay, 3),
-                    error_class=exc.kind,
-                    message=str(exc),
+                    RetryScheduled(self.trace_id, attempt + 1, round(delay, 3), exc.kind, str(exc))
                 )
                 await self._sleep(delay)
                 attempt += 1
                 continue
             rest = redactor.flush()
             if rest:
-                self.emit("text_delta", text=rest)
+                self.emit(TextStreamed(self.trace_id, rest))
             end = self._clock()
             text = "".join(parts)
             if text:  # one text event per reply: a secret split across deltas is masked whole
@@ -707,9 +719,11 @@ class AgentLoop:
             return text, calls, usage, finish
 
     def _model_error(self, exc: ModelError, attempt: int, produced: bool) -> None:
+        # A model server's error is a run outcome (events, the trace, the sheet), not a fault of
+        # the studio: INFO, so it never reaches a terminal through logging's last resort.
         self.tracer.step(
             "model_error",
-            logging.WARNING,
+            logging.INFO,
             turn=self.turns,
             attempt=attempt + 1,
             error_class=exc.kind,
@@ -754,7 +768,7 @@ class AgentLoop:
                 )
 
     async def _run_call_checked(self, batch: _Batch, call: ToolCall) -> None:
-        self.emit("tool_call", call_id=call.id, name=call.name, arguments=call.arguments)
+        self.emit(ToolCallStarted(self.trace_id, call.id, call.name, call.arguments))
         tool = self.tools.resolve(call.name)
         if tool is None:
             self._set_output(
@@ -865,7 +879,7 @@ class AgentLoop:
         )
         self.tracer.step(
             "tool_call",
-            logging.WARNING if error_class else logging.INFO,
+            logging.INFO,  # a refused call is the model's to fix (it gets the error), not ours
             name=call.name,
             call_id=call.id,
             arguments=args if args is not None else call.arguments,
@@ -874,12 +888,9 @@ class AgentLoop:
             error_class=error_class,
         )
         self.emit(
-            "tool_result",
-            call_id=call.id,
-            name=call.name,
-            output=output,
-            error_class=error_class,
-            duration_ms=round(duration_ms, 2),
+            ToolCallFinished(
+                self.trace_id, call.id, call.name, output, error_class, round(duration_ms, 2)
+            )
         )
 
     def _fit_output(self, output: str) -> str:
@@ -898,12 +909,23 @@ class AgentLoop:
         return _cap(output, limit, why)
 
     def _pause(self, request: InputRequest) -> RunResult:
-        payload: dict[str, Any] = {"kind": request.kind, "call_id": request.call_id}
         if isinstance(request, AskUserRequest):
-            payload.update(question=request.question, options=list(request.options))
+            event = InputRequired(
+                self.trace_id,
+                request.kind,
+                request.call_id,
+                question=request.question,
+                options=tuple(request.options),
+            )
         else:
-            payload.update(tool=request.tool, arguments=request.arguments)
-        self.emit("input_required", **payload)
+            event = InputRequired(
+                self.trace_id,
+                request.kind,
+                request.call_id,
+                tool=request.tool,
+                arguments=request.arguments,
+            )
+        self.emit(event)
         self.result = RunResult(
             "needs_input",
             "waiting for the user",
@@ -924,7 +946,7 @@ class AgentLoop:
         self._batch = None
         for warning in self._warnings:
             self.messages.append({"role": "user", "content": f"Harness warning: {warning}"})
-            self.emit("warning", message=warning)
+            self.emit(LoopWarning(self.trace_id, warning))
         self._warnings = []
 
     def _answer_dangling(self, reason: str) -> None:
@@ -948,7 +970,7 @@ class AgentLoop:
         self._close_batch()
 
     def _finish(
-        self, status: Status, reason: str, *, text: str = "", error_class: str | None = None
+        self, status: EndStatus, reason: str, *, text: str = "", error_class: str | None = None
     ) -> RunResult:
         reason = self.tracer.masker.text(reason)  # a server may echo the key in an error
         text = self.tracer.masker.text(text)
@@ -971,19 +993,23 @@ class AgentLoop:
             error_class=error_class,
         )
         self.emit(
-            status,
-            reason=reason,
-            text=message,
-            turns=self.turns,
-            total_tokens=self.usage.total,
-            error_class=error_class,
+            RunEnded(
+                status,
+                reason,
+                message,
+                trace_id=self.trace_id,
+                turns=self.turns,
+                total_tokens=self.usage.total,
+                error_class=error_class,
+            )
         )
         return self.result
 
-    def emit(self, type_: str, **fields: Any) -> None:
+    def emit(self, event: RunEvent) -> None:
+        """Hand a run event (secrets masked) to `on_event`."""
         if self._on_event is None:
             return
-        self._on_event(self.tracer.masker.obj({"type": type_, "trace_id": self.trace_id, **fields}))
+        self._on_event(mask_event(event, self.tracer.masker))
 
 
 def _unique_ids(calls: list[ToolCall]) -> list[ToolCall]:

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any
 from studio.agent.events import event_from_json
 from studio.agent.guards import Limits
 from studio.agent.loop import RunResult, answer_from_json
+from studio.agent.run_events import RunEvent
 from studio.agent.snapshot import check_snapshot
 from studio.agent.testing import ScriptedModel
 
 if TYPE_CHECKING:
     from studio.agent.session import AgentSession
 
-EventSink = Callable[[dict[str, Any]], None]
+EventSink = Callable[[RunEvent], None]
 
 
 @dataclass

@@ -14,6 +14,7 @@ from studio.agent.draft import Draft
 from studio.agent.guards import Limits, RetryPolicy
 from studio.agent.guide import system_prompt
 from studio.agent.loop import AgentLoop, Answer, RunResult
+from studio.agent.run_events import DraftRevised, RunEvent
 from studio.agent.tools import PreviewProvider, ToolContext, build_spec_tools
 from studio.agent.trace import Masker, Tracer
 from studio.library.revisions import Revision
@@ -46,7 +47,7 @@ class AgentSession:
         system: str | None = None,
         limits: Limits | None = None,
         retry: RetryPolicy | None = None,
-        on_event: Callable[[dict[str, Any]], None] | None = None,
+        on_event: Callable[[RunEvent], None] | None = None,
         preview: PreviewProvider | None = None,
         runtime: Any = None,
         platform_registry: Callable[[], Any] | None = None,
@@ -164,11 +165,13 @@ class AgentSession:
         self._changed = True
         self.ctx.extra.pop("last_rejection", None)
         self.loop.emit(
-            "revision",
-            revision=revision.id,
-            summary=revision.summary,
-            changed=list(revision.changed),
-            ops=len(revision.ops or []),
+            DraftRevised(
+                self.trace_id,
+                revision.id,
+                revision.summary,
+                tuple(revision.changed),
+                len(revision.ops or []),
+            )
         )
 
     def save(self, path: Path | None = None) -> Path:

@@ -33,6 +33,7 @@ from studio.library.atomic import write_bytes
 from studio.library.errors import BundleError, LibraryError
 from studio.library.specs import MAX_SPEC_BYTES, check_spec, parse_json
 from studio.library.storable import check_storable, json_bytes, write_failed
+from studio.spec.io import spec_file_bytes
 
 BUNDLE_FORMAT = 1
 SUFFIX = ".protobundle"
@@ -339,7 +340,7 @@ def bundle_bytes(
     }
     members: list[tuple[str, bytes, int]] = [
         (MANIFEST, _json_bytes(manifest), zipfile.ZIP_DEFLATED),
-        (SPEC, _json_bytes(spec), zipfile.ZIP_DEFLATED),
+        (SPEC, _spec_bytes(spec), zipfile.ZIP_DEFLATED),
     ]
     for asset in sorted((assets or {}).values(), key=lambda a: a.file_name):
         # Images are compressed already: stored as they are (deflating them costs time, saves
@@ -386,3 +387,12 @@ def _too_compressible(blob: bytes) -> bool:
 
 def _json_bytes(value: Any) -> bytes:
     return json_bytes(value, where="bundle")
+
+
+def _spec_bytes(spec: Any) -> bytes:
+    """spec.json as the library stores it (`spec_file_bytes`: indented when that fits the limit,
+    else the compact bytes the validator counted), so a bundle of a spec near 1 MiB imports."""
+    try:
+        return spec_file_bytes(spec)
+    except (ValueError, RecursionError):
+        return _json_bytes(spec)  # raises the library's one-line error for what cannot be written

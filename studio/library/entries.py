@@ -51,9 +51,6 @@ class LibraryEntry:
     def with_changes(self, **changes: Any) -> LibraryEntry:
         return replace(self, **changes)
 
-    def with_extra(self, **fields: Any) -> LibraryEntry:
-        return replace(self, extra={**self.extra, **fields})
-
     def to_json(self) -> JSON:
         out: JSON = {
             "id": self.id,

@@ -1,4 +1,5 @@
-"""Reading spec JSON strictly and validating a spec before the library stores it."""
+"""Reading spec JSON strictly and validating a spec before the library stores it (the bytes a spec
+is stored as are `studio.spec.io.spec_file_bytes`)."""
 
 from __future__ import annotations
 
@@ -45,11 +46,21 @@ def parse_json(data: bytes | str, where: str) -> Any:
 
 
 def parse_spec(data: bytes | str, where: str) -> JSON:
-    """A spec from JSON text, size-capped and checked to be an object (not yet validated)."""
+    """A spec from JSON text, size-capped and checked to be an object (not yet validated).
+
+    Read exactly as the validator reads text (`studio.spec.io.parse_json_text`: a duplicate key
+    keeps its last value, a byte order mark is not JSON, ...), so importing a file and
+    `proto-studio validate` on it give the same verdict."""
+    from studio.spec.errors import SpecInputError
+    from studio.spec.io import decode_text, parse_json_text
+
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
     if size > MAX_SPEC_BYTES:
         raise LibraryError(f"{where}: {size} bytes; a spec is at most {MAX_SPEC_BYTES} bytes")
-    spec = parse_json(data, where)
+    try:
+        spec = parse_json_text(decode_text(data) if isinstance(data, bytes) else data)
+    except SpecInputError as exc:
+        raise LibraryError(f"{where}: {exc}") from None
     if not isinstance(spec, dict):
         raise InvalidSpec(where, "$", "Expected object")
     return spec

@@ -74,6 +74,7 @@ from studio.library.revisions import RevisionLog
 from studio.library.specs import MAX_SPEC_BYTES, check_spec, parse_json, parse_spec
 from studio.library.storable import check_name, check_storable, json_bytes, write_failed
 from studio.library.templates import list_templates
+from studio.spec.io import spec_file_bytes
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,16 @@ def _clean_name(name: str) -> str:
     if len(cleaned) > MAX_NAME_CHARS:
         raise LibraryError(f"a prototype name is at most {MAX_NAME_CHARS} characters")
     return cleaned
+
+
+def _spec_bytes(spec: JSON, *, where: str) -> bytes:
+    """The bytes of a spec.json: `studio.spec.io.spec_file_bytes` (indented when that fits the
+    spec limit, else the compact bytes the validator counted), so the library never refuses a
+    spec it stored; what cannot be written at all is the library's one-line error."""
+    try:
+        return spec_file_bytes(spec)
+    except (ValueError, RecursionError):
+        return dumps(spec, where=where)  # raises UnstorableText naming `where`
 
 
 class Library:
@@ -290,7 +301,7 @@ class Library:
         with self._lock:
             entry = self.get(entry_id)
             spec = check_spec(spec, entry.name)
-            data = dumps(spec, where=f"{entry.name}: {SPEC}")
+            data = _spec_bytes(spec, where=f"{entry.name}: {SPEC}")
             with self._file_lock:
                 index = self._fresh()
                 entry = self._find(index, entry_id)
@@ -437,12 +448,6 @@ class Library:
             except OSError as exc:
                 raise write_failed(exc, f'the drafts of "{entry.name}"', self.folder) from None
 
-    def discard_revisions(self, entry_id: str) -> None:
-        with self._lock:
-            self.get(entry_id)
-            self.draft_path(entry_id).unlink(missing_ok=True)
-            fsync_dir(self.folder)
-
     # ------------------------------------------------------------------ import and export
 
     def import_spec_file(self, path: Path | str) -> LibraryEntry:
@@ -557,7 +562,7 @@ class Library:
         thumbnail: bytes | None = None,
         seeded_template: str | None = None,
     ) -> LibraryEntry:
-        spec_bytes = dumps(spec, where=f"{name}: {SPEC}")  # before anything is written
+        spec_bytes = _spec_bytes(spec, where=f"{name}: {SPEC}")  # before anything is written
         with self._file_lock:
             index = self._fresh()
             entry_id = self._new_id(index)

@@ -38,6 +38,7 @@ from studio.platform.module import (
     Sleep,
 )
 from studio.platform.registry import PlatformRegistry, unknown_call_message
+from studio.platform.requires import required_modules
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +215,7 @@ class PlatformHost:
         """Start the event sources of `modules` (default: the spec's `requires.platform`) that
         do not run yet; returns the events started. Tasks are kept until `stop_events`/`aclose`;
         a source stops by itself once the prototype is dismissed."""
-        names = _required_modules(runtime.spec) if modules is None else list(modules)
+        names = required_modules(runtime.spec) if modules is None else list(modules)
         started: list[str] = []
         for module_name in names:
             module = self.registry.module(module_name)
@@ -300,12 +301,6 @@ def _consent_request(
         secret_args=frozenset(spec.secret_args),
         labels=labels,
     )
-
-
-def _required_modules(spec: Mapping[str, Any]) -> list[str]:
-    requires = spec.get("requires")
-    found = requires.get("platform") if isinstance(requires, Mapping) else None
-    return [m for m in found if isinstance(m, str)] if isinstance(found, list) else []
 
 
 def _one_line(message: str, limit: int = 300) -> str:

@@ -1,5 +1,5 @@
-"""Where the platform layer keeps its files: under PROTO_STUDIO_HOME when set, else the
-platformdirs user config folder."""
+"""Where the studio keeps its configuration files (UI state, agent settings, platform grants):
+under PROTO_STUDIO_HOME when set, else the platformdirs user config folder."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ APP = "proto-studio"
 
 
 def config_dir() -> Path:
+    """`$PROTO_STUDIO_HOME/config`, or e.g. `~/.config/proto-studio` (the one definition)."""
     home = os.environ.get("PROTO_STUDIO_HOME")
     if home:
         return Path(home) / "config"

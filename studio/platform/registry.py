@@ -9,7 +9,6 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from studio.platform.coerce import coerce_args, schema_types
 from studio.platform.credentials import ModuleCredentials, carries_secret
 from studio.platform.module import (
     JSON,
@@ -21,6 +20,7 @@ from studio.platform.module import (
     PlatformModule,
 )
 from studio.platform.modules import calc, clipboard, device, echo, share, units
+from studio.spec.coerce import coerce_args, schema_types
 
 MAX_MESSAGE = 200
 
@@ -92,10 +92,6 @@ class PlatformRegistry:
         if module is None or name not in module.events:
             return None
         return module, module.events[name]
-
-    def result_schema(self, call: str) -> dict[str, Any] | None:
-        found = self.lookup(call)
-        return copy.deepcopy(found[1].result) if found else None
 
     def module(self, name: str) -> PlatformModule | None:
         return self._modules.get(name)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from studio.runtime.values import render_scalar
+from studio.spec.tree import map_children
 
 Scope = Mapping[str, Any]
 FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
@@ -265,10 +266,4 @@ def bind_node(node: Mapping[str, Any], scope: Scope) -> dict[str, Any]:
         inner = bound.get(part)
         if isinstance(inner, Mapping) and isinstance(inner.get(name), str):
             bound[part] = {**inner, name: bind_scope_text(inner[name], scope)}
-    if isinstance(bound.get("child"), Mapping):
-        bound["child"] = bind_node(bound["child"], scope)
-    if isinstance(bound.get("children"), list):
-        bound["children"] = [
-            bind_node(c, scope) if isinstance(c, Mapping) else c for c in bound["children"]
-        ]
-    return bound
+    return map_children(bound, "", lambda child, _: bind_node(child, scope))

@@ -1,25 +1,20 @@
 """What each state key accepts: its declared type plus the rules of every control bound to it.
 
-Mirrors the state typing AutoMobile's validator enforces on every device-side write (textField
-string; switch/checkbox/filter chip/listItem trailing/openWhen boolean; slider number in
-[min, max]; progress number in [0, max]; radioGroup/segmentedButton string; tabBar/bottomNav
-non-negative integer; datePicker `YYYY-MM-DD` in 1900..2100; timePicker hour 0..23, minute 0..59).
+Which controls bind which keys, and what each needs (kind, bounds, a progress indicator's default
+max of 1, the date range), is the spec's state-typing table (`studio.spec.state_rules`), the very
+table the validator checks a spec's initial state against: a write the runtime accepts is a
+state the device's validator would accept, and the other way round.
 """
 
 from __future__ import annotations
 
-import datetime
 import math
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from studio.runtime.tree import walk
 from studio.runtime.values import TypeClass, describe, tidy_number, type_class
-
-Kind = Literal["string", "boolean", "number", "integer", "date"]
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+from studio.spec.state_rules import Kind, StateType, bindings
 
 
 class StateWriteError(ValueError):
@@ -33,68 +28,26 @@ class StateWriteError(ValueError):
 
 @dataclass(frozen=True)
 class ControlRule:
-    """One control's claim on a state key, e.g. a slider's range."""
+    """One control's claim on a state key: the type from the table, and a slider's step."""
 
     control: str
     address: str
-    kind: Kind
-    minimum: float | None = None
-    maximum: float | None = None
+    type: StateType
     step: float | None = None
 
-
-def _number(value: object) -> float | None:
-    return (
-        float(value) if isinstance(value, int | float) and type_class(value) == "number" else None
-    )
+    @property
+    def kind(self) -> Kind:
+        return self.type.kind
 
 
 def control_rules(node: Mapping[str, Any], address: str) -> list[tuple[str, ControlRule]]:
     """The `(state key, rule)` claims of one node's own fields (its children not included)."""
-    found: list[tuple[str, ControlRule]] = []
-
-    def add(key: object, rule: ControlRule) -> None:
-        if isinstance(key, str):
-            found.append((key, rule))
-
-    kind = node.get("type")
-    key = node.get("stateKey")
-    if kind == "textField" or kind in ("radioGroup", "segmentedButton"):
-        add(key, ControlRule(str(kind), address, "string"))
-    elif kind in ("switch", "checkbox") or (kind == "chip" and node.get("variant") == "filter"):
-        add(key, ControlRule(str(kind), address, "boolean"))
-    elif kind == "slider":
-        add(
-            key,
-            ControlRule(
-                "slider",
-                address,
-                "number",
-                _number(node.get("min")),
-                _number(node.get("max")),
-                _number(node.get("step")),
-            ),
-        )
-    elif kind == "progress":
-        add(key, ControlRule("progress", address, "number", 0.0, _number(node.get("max"))))
-    elif kind in ("tabBar", "bottomNav"):
-        add(key, ControlRule(str(kind), address, "integer", 0.0))
-    elif kind == "datePicker":
-        add(key, ControlRule("datePicker", address, "date"))
-    elif kind == "timePicker":
-        add(node.get("hourKey"), ControlRule("timePicker", address, "integer", 0.0, 23.0))
-        add(node.get("minuteKey"), ControlRule("timePicker", address, "integer", 0.0, 59.0))
-    trailing = node.get("trailing")
-    if (
-        kind == "listItem"
-        and isinstance(trailing, Mapping)
-        and trailing.get("type") in ("switch", "checkbox")
-    ):
-        add(trailing.get("stateKey"), ControlRule("listItem", address, "boolean"))
-    open_when = node.get("openWhen")
-    if isinstance(open_when, Mapping):
-        add(open_when.get("key"), ControlRule(str(kind), address, "boolean"))
-    return found
+    kind = str(node.get("type"))
+    step = node.get("step") if kind == "slider" else None
+    return [
+        (key, ControlRule(kind, address, typed, step if type_class(step) == "number" else None))
+        for _, key, typed in bindings(node)
+    ]
 
 
 def rules_by_key(
@@ -107,55 +60,12 @@ def rules_by_key(
     return rules
 
 
-def collect_rules(root: Mapping[str, Any]) -> dict[str, list[ControlRule]]:
-    """Every concrete state key bound by a control (repeat instances included) with its rules.
-    (`Runtime` gets the same from a per-subtree cache, `tree.SubtreeFacts(control_rules)`.)"""
-    return rules_by_key(
-        claim for node, address, _scope in walk(root) for claim in control_rules(node, address)
-    )
-
-
-def _kind_class(kind: Kind) -> TypeClass:
-    if kind in ("integer", "number"):
-        return "number"
-    if kind == "boolean":
-        return "boolean"
-    return "string"
-
-
 def _check_rule(key: str, value: Any, rule: ControlRule) -> Any:
-    where = f"{rule.control} at {rule.address}"
-    if type_class(value) != _kind_class(rule.kind):
-        raise StateWriteError(key, f"{where} needs a {rule.kind}; got {describe(value)}")
-    if rule.kind == "integer":
-        if not float(value).is_integer():
-            raise StateWriteError(key, f"{where} needs an integer; got {describe(value)}")
-        value = int(value)
-    if rule.kind == "date":
-        _check_date(key, value, where)
-    if rule.minimum is not None and value < rule.minimum:
-        raise StateWriteError(
-            key, f"{where} needs at least {describe(rule.minimum)}; got {describe(value)}"
-        )
-    if rule.maximum is not None and value > rule.maximum:
-        raise StateWriteError(
-            key, f"{where} needs at most {describe(rule.maximum)}; got {describe(value)}"
-        )
-    return value
-
-
-def _check_date(key: str, value: str, where: str) -> None:
-    match = _DATE.fullmatch(value)
-    try:
-        if match is None:
-            raise ValueError
-        date = datetime.date(int(match[1]), int(match[2]), int(match[3]))
-    except ValueError:
-        raise StateWriteError(
-            key, f"{where} needs a YYYY-MM-DD date; got {describe(value)}"
-        ) from None
-    if not 1900 <= date.year <= 2100:
-        raise StateWriteError(key, f"{where} needs a date in 1900..2100; got {describe(value)}")
+    problem = rule.type.problem(value)
+    if problem is not None:
+        where = f"{rule.control} at {rule.address}"
+        raise StateWriteError(key, f"{where} {problem}; got {describe(value)}")
+    return int(value) if rule.kind == "integer" else value
 
 
 def check_write(
@@ -183,9 +93,10 @@ def snap_control_value(value: Any, rules: list[ControlRule]) -> Any:
     if type_class(value) != "number":
         return value
     for rule in rules:
-        if rule.control != "slider" or rule.minimum is None or rule.maximum is None:
+        low, high = rule.type.minimum, rule.type.maximum
+        if rule.control != "slider" or low is None or high is None:
             continue
-        low, high = rule.minimum, rule.maximum
+        low, high = float(low), float(high)
         number = min(max(float(value), low), high)
         if rule.step is not None and rule.step > 0 and math.isfinite(rule.step):
             number = low + round((number - low) / rule.step) * rule.step

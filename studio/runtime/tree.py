@@ -1,4 +1,5 @@
-"""Walking a spec's node tree: child nodes with their addresses, pagers, repeat instances."""
+"""Walking a running prototype's node tree: repeat instances, pagers, cached per-subtree facts
+(child nodes and paths are `studio.spec.tree`'s)."""
 
 from __future__ import annotations
 
@@ -6,23 +7,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from studio.runtime.bindings import bind_node
+from studio.spec.tree import children, is_node
 
 Node = Mapping[str, Any]
 
 CONTAINERS = frozenset({"box", "row", "column"})  # the node types that may carry `repeat`
-
-
-def child_nodes(node: Node, address: str) -> list[tuple[Node, str]]:
-    """A node's own child nodes (template children for a repeat) with their addresses."""
-    single = node.get("child")
-    if isinstance(single, Mapping):
-        return [(single, f"{address}.child")]
-    children = node.get("children")
-    if not isinstance(children, list):
-        return []
-    return [
-        (c, f"{address}.children[{i}]") for i, c in enumerate(children) if isinstance(c, Mapping)
-    ]
 
 
 def repeat_of(node: Node) -> tuple[str, list[Mapping[str, Any]]] | None:
@@ -67,10 +56,10 @@ def expanded_children(
     instance's child keeps its template address (what the spec tools edit); its scope says
     which item it is."""
     if repeat_of(node) is None:
-        return [(child, at, scope) for child, at in child_nodes(node, address)]
+        return [(child, at, scope) for child, at in children(node, address)]
     out: list[tuple[Node, str, Mapping[str, Any] | None]] = []
     for bound, item_scope in instances(node):
-        out.extend((child, at, item_scope) for child, at in child_nodes(bound, address))
+        out.extend((child, at, item_scope) for child, at in children(bound, address))
     return out
 
 
@@ -89,19 +78,6 @@ def own_pager_count(node: Node, address: str = "") -> list[tuple[str, int]]:
         children = node.get("children")
         return [(node["id"], len(children) if isinstance(children, list) else 0)]
     return []
-
-
-def pager_counts(root: Node) -> dict[str, int]:
-    """Page count of every pager, by id (pagers never sit inside a repeat template)."""
-    counts: dict[str, int] = {}
-    stack: list[Node] = [root]
-    while stack:
-        node = stack.pop()
-        if node.get("type") == "pager" and isinstance(node.get("id"), str):
-            children = node.get("children")
-            counts[node["id"]] = len(children) if isinstance(children, list) else 0
-        stack.extend(child for child, _ in child_nodes(node, ""))
-    return counts
 
 
 Fact = TypeVar("Fact")
@@ -154,7 +130,7 @@ class SubtreeFacts(Generic[Fact]):
             return _Entry(node, address, tuple(facts), ())
         facts = list(self._own(node, address))
         single, many = node.get("child"), node.get("children")
-        in_list = not isinstance(single, Mapping)
+        in_list = not is_node(single)  # the one rule: `child` when an object, else `children`
         kids: list[Any] = [single] if not in_list else many if isinstance(many, list) else []
         # Children are matched by position: an entry made for the same object at the same
         # address is reused without building the address (most siblings of an edited path).
@@ -164,7 +140,7 @@ class SubtreeFacts(Generic[Fact]):
             prev = before[i] if i < len(before) else None
             if prev is not None and prev.node is child and prev.address.endswith("]") == in_list:
                 pass
-            elif isinstance(child, Mapping):
+            elif is_node(child):
                 at = f"{address}.children[{i}]" if in_list else f"{address}.child"
                 prev = self._entry(child, at, prev)
             else:

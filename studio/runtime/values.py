@@ -6,6 +6,8 @@ import math
 from decimal import Decimal
 from typing import Literal
 
+from studio.spec.jsvalues import is_number
+
 Scalar = str | int | float | bool
 TypeClass = Literal["boolean", "number", "string"]
 
@@ -14,10 +16,8 @@ def type_class(value: object) -> TypeClass | None:
     """`boolean`, `number` or `string` for a state scalar; None for anything else."""
     if isinstance(value, bool):
         return "boolean"
-    if isinstance(value, int):
-        return "number"
-    if isinstance(value, float):
-        return "number" if math.isfinite(value) else None
+    if isinstance(value, int | float):  # finite as JavaScript reads it, as the validator says
+        return "number" if is_number(value) else None
     if isinstance(value, str):
         return "string"
     return None

@@ -2,9 +2,11 @@
 
 Public API (re-exported lazily so that importing one part never pays for the others):
 
-- `validate(spec) -> ValidationResult` (`.ok`, `.path`, `.message`), in AutoMobile's order
+- `validate(spec) -> ValidationResult` (`.ok`, `.path`, `.message`), in AutoMobile's order, for
+  any input (text, bytes or an object; never raises)
 - `CachedValidation(spec).replace(path, node)` / `validate_replace`: one-node revalidation
 - `load_spec_file(path)`, `parse_spec_text(text)`: strict reading (raises `SpecInputError`)
+- `spec_file_bytes(spec)`: the bytes a spec file is written as (always within the spec limit)
 - `expand(spec) -> dict` (components/`use` expanded; raises `SpecError`)
 - `outline(spec)`, `read_node(spec, address)`, `read_data(spec, pointer)`
 - `apply_patch(spec, ops) -> PatchResult` (raises `PatchError` with op index, path, message)
@@ -22,6 +24,7 @@ _EXPORTS = {
     "validate_replace": "studio.spec.incremental",
     "load_spec_file": "studio.spec.io",
     "parse_spec_text": "studio.spec.io",
+    "spec_file_bytes": "studio.spec.io",
     "SpecError": "studio.spec.errors",
     "SpecInputError": "studio.spec.errors",
     "expand": "studio.spec.components",

@@ -1,7 +1,6 @@
 """Stable node addresses: a node's `id` when it has a usable one, else its AutoMobile path.
 
-Paths use AutoMobile's syntax (`root`, `root.children[0].child`, `root.children[2].children[1]`);
-the node-bearing fields are `child` (scroll, bottomSheet, dialog) and `children`. An id is a
+Paths, child nodes and walking are `studio.spec.tree`'s (one rule for `child`/`children`). An id is a
 node's address only when it is the first node with that id in document order and does not look
 like a path (so `root` always means the root); every other node is addressed by its path.
 `resolve` accepts either form.
@@ -10,48 +9,23 @@ like a path (so `root` always means the root); every other node is addressed by 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator
 from typing import Any
 
-from studio.spec.binding import Raw, record
+from studio.spec import tree
+from studio.spec.binding import Raw
 from studio.spec.errors import SpecError
+from studio.spec.tree import is_path
+from studio.spec.tree import walk as iter_nodes
 
-NodeEntry = tuple[str, Raw, int, str | None]
-
-_PATH = re.compile(r"root(?:\.child|\.children\[(?:0|[1-9][0-9]*)\])*")
-_STEP = re.compile(r"\.child(?!ren)|\.children\[(0|[1-9][0-9]*)\]")
-
-
-def is_path(address: str) -> bool:
-    """True when `address` is written as a node path (`root...`)."""
-    return _PATH.fullmatch(address) is not None
-
-
-def node_children(node: Raw, path: str) -> Iterator[tuple[str, Raw]]:
-    """A node's child nodes with their paths: `child` (an object), then `children` entries."""
-    single = record(node.get("child"))
-    if single is not None:
-        yield f"{path}.child", single
-    children = node.get("children")
-    if isinstance(children, list):
-        for index, child in enumerate(children):
-            if isinstance(child, dict):
-                yield f"{path}.children[{index}]", child
-
-
-def iter_nodes(spec: Any) -> Iterator[NodeEntry]:
-    """Every node in document order (pre-order) as (path, node, depth, parent_path);
-    the root has depth 0 and parent None."""
-    root = record(spec.get("root")) if isinstance(spec, dict) else None
-    if root is None:
-        return
-    stack: list[NodeEntry] = [("root", root, 0, None)]
-    while stack:
-        path, node, depth, parent = stack.pop()
-        yield path, node, depth, parent
-        kids = list(node_children(node, path))
-        stack.extend((p, n, depth + 1, path) for p, n in reversed(kids))
+__all__ = [
+    "address_of",
+    "addresses",
+    "authored_ancestor",
+    "is_path",
+    "iter_nodes",
+    "node_at",
+    "resolve",
+]
 
 
 def _usable_id(node: Raw) -> str | None:
@@ -81,25 +55,10 @@ def addresses(spec: Any) -> dict[str, str]:
 
 def node_at(spec: Any, path: str) -> Raw:
     """The node at an AutoMobile node path; SpecError when there is none."""
-    root = record(spec.get("root")) if isinstance(spec, dict) else None
-    if root is None or not is_path(path):
+    node = tree.node_at(spec, path)
+    if node is None:
         raise _unknown(path)
-    node = root
-    for step in _STEP.finditer(path, 4):
-        if step.group(1) is None:
-            child = record(node.get("child"))
-        else:
-            children = node.get("children")
-            index = int(step.group(1))
-            child = (
-                record(children[index])
-                if isinstance(children, list) and index < len(children)
-                else None
-            )
-        if child is None:
-            raise _unknown(path)
-        node = child
-    return node
+    return node  # type: ignore[no-any-return]  # a node of the spec: a JSON object
 
 
 def resolve(spec: Any, address: str) -> tuple[str, Raw]:
@@ -108,10 +67,10 @@ def resolve(spec: Any, address: str) -> tuple[str, Raw]:
         raise _unknown(str(address))
     if is_path(address):
         return address, node_at(spec, address)
-    for path, node, _, _ in iter_nodes(spec):
-        if node.get("id") == address:
-            return path, node
-    raise _unknown(address)
+    found = tree.find_id(spec, address)
+    if found is None:
+        raise _unknown(address)
+    return found
 
 
 def _unknown(address: str) -> SpecError:
@@ -127,14 +86,12 @@ def authored_ancestor(spec: Any, path: str) -> str:
     spec (the preview) inside a component expansion maps to its `use` node."""
     if not is_path(path):
         raise _unknown(path)
-    steps = ["root", *(m.group(0) for m in _STEP.finditer(path, 4))]
-    best = "root"
-    current = ""
-    for step in steps:
-        current += step
-        try:
-            node_at(spec, current)
-        except SpecError:
+    best = current = "root"
+    if tree.node_at(spec, current) is None:
+        return best
+    for step in tree.path_steps(path):
+        current = tree.child_path(current, step)
+        if tree.node_at(spec, current) is None:
             break
         best = current
     return best

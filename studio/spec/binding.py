@@ -28,6 +28,10 @@ STATE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: A surrogate code point that is not half of a high-low pair: no character at all.
+LONE_SURROGATE = re.compile(
+    "[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
+)
 
 
 def is_state_key(value: object) -> bool:
@@ -47,10 +51,23 @@ def is_scalar(value: object) -> bool:
     return isinstance(value, float) and math.isfinite(value)
 
 
+def whole_text(text: str) -> str:
+    """The string JavaScript sees: a high and a low surrogate in a row (two code points in
+    Python, one UTF-16 pair in JavaScript) combined into their character; lone ones kept."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def escape_lone_surrogates(text: str) -> str:
+    """`text` (JSON text, say) with every surrogate code point written as a `\\uXXXX` escape,
+    pairs first combined into their character, as `JSON.stringify` writes them."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", whole_text(text))
+
+
 def js_string(text: str) -> str:
     """`JSON.stringify(text)` as JavaScript writes it (non-ASCII kept, lone surrogates escaped)."""
-    encoded = json.dumps(text, ensure_ascii=False)
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", encoded)
+    return escape_lone_surrogates(json.dumps(text, ensure_ascii=False))
 
 
 def js_keys(obj: Raw) -> list[str]:
@@ -359,14 +376,3 @@ def bind_checked_keys(value: Raw, instance: Instance) -> Raw:
         if inner is not None and isinstance(inner.get(key), str):
             copy[part] = {**inner, key: bind_text(inner[key], instance)}
     return copy
-
-
-def child_nodes(node: Raw, path: str) -> list[tuple[Raw, str]]:
-    """A node's child nodes with their paths: `child` when it is an object, else `children`."""
-    single = record(node.get("child"))
-    if single is not None:
-        return [(single, f"{path}.child")]
-    children = node.get("children")
-    if not isinstance(children, list):
-        return []
-    return [(c, f"{path}.children[{i}]") for i, c in enumerate(children) if isinstance(c, dict)]

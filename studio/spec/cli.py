@@ -1,9 +1,11 @@
 """`proto-studio validate` and `proto-studio expand`: headless spec commands (no Qt).
 
-validate: exit 0 when every file is valid, 1 when any is invalid, 2 when any cannot be read as a
-spec (missing, a directory, over 1 MiB, binary, not UTF-8, not JSON). `--json` prints one line
-per file `{"file", "valid", "path", "message"}`; otherwise valid files get a line on stdout and
-problems one line each on stderr.
+validate: exit 0 when every file is valid, 1 when any is invalid, 2 when any cannot be read at
+all (missing, a directory, no permission) or on a usage error. A file that can be read is a spec
+to judge, as AutoMobile's validator judges it: text that is not JSON (binary, not UTF-8, `NaN`,
+`{`, `01`, a raw newline in a string) or over 1 MiB is an invalid spec at `$` (exit 1). `--json`
+prints one line per file `{"file", "valid", "path", "message"}`; otherwise valid files get a line
+on stdout and problems one line each on stderr.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import json
 import sys
 from typing import Any
 
+from studio.spec.binding import escape_lone_surrogates
 from studio.spec.errors import SpecError, SpecInputError
-from studio.spec.io import parse_spec_text, read_spec_bytes
+from studio.spec.io import parse_spec_text, read_file_bytes, read_spec_bytes
 from studio.spec.validator import validate
 
 OK, INVALID, UNREADABLE = 0, 1, 2
@@ -26,14 +29,15 @@ def configure_validate(parser: argparse.ArgumentParser) -> None:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """One printable line: whitespace runs become one space; what UTF-8 cannot write (a file
+    name's undecodable bytes, a lone surrogate) is written as a backslash escape."""
+    return " ".join(text.split()).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _check_file(name: str) -> tuple[int, dict[str, Any]]:
     """(exit status, the JSON line's fields) for one file."""
     try:
-        data = read_spec_bytes(name)
-        parse_spec_text(data)  # the file-level problems, worded for files
+        data = read_file_bytes(name)
     except SpecInputError as exc:
         message = str(exc)
         if not message.startswith(f"{name}:"):
@@ -54,7 +58,7 @@ def run_validate(args: argparse.Namespace) -> int:
             line = {"file": name, "valid": False, "path": None, "message": f"{name}: {exc!r}"}
         status = max(status, code)
         if args.json:
-            print(json.dumps(line, ensure_ascii=False), flush=True)
+            print(escape_lone_surrogates(json.dumps(line, ensure_ascii=False)), flush=True)
         elif code == OK:
             print(f"{name}: valid", flush=True)
         elif code == INVALID:
@@ -89,5 +93,5 @@ def run_expand(args: argparse.Namespace) -> int:
     except Exception as exc:  # never a traceback on the command line
         print(_one_line(f"{name}: cannot expand ({exc!r})"), file=sys.stderr)
         return UNREADABLE
-    print(json.dumps(expanded, indent=2, ensure_ascii=False))
+    print(escape_lone_surrogates(json.dumps(expanded, indent=2, ensure_ascii=False)))
     return OK

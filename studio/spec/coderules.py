@@ -8,7 +8,7 @@ order). Paths are computed only for the error returned (`layout`).
 from __future__ import annotations
 
 import math
-import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +26,10 @@ from studio.spec.binding import (
     is_state_key,
     js_string,
 )
-from studio.spec.compiled import Ctx, number_ok, slot_uses
+from studio.spec.jsvalues import is_number
+from studio.spec.state_rules import ACTIONS, CONTROLS, StateBinding
+from studio.spec.structure import Ctx, slot_uses
+from studio.spec.tree import children
 
 Raw = dict[str, Any]
 Failure = tuple[str, str]
@@ -35,37 +38,22 @@ Failure = tuple[str, str]
 # --- where nodes and actions are -----------------------------------------------------------
 
 
-def children_of(node: Raw, path: str) -> list[tuple[Raw, str]]:
-    """Child nodes as AutoMobile's repeat code sees them: `child` when an object, else
-    `children` (objects only)."""
-    single = node.get("child")
-    if isinstance(single, dict):
-        return [(single, f"{path}.child")]
-    entries = node.get("children")
-    if not isinstance(entries, list):
-        return []
-    return [(c, f"{path}.children[{i}]") for i, c in enumerate(entries) if isinstance(c, dict)]
-
-
 def _action_lists(node: Raw, path: str) -> Iterator[tuple[str, Any]]:
     """(path, onTap list) of a node's own action lists, in sorted-key (walk) order; child nodes
     are yielded as ("", node-entry) markers where their actions come in that order."""
-    for key in ("action", "actions", "child", "children", "confirm", "dismiss", "navigationIcon"):
+    for key in ("action", "actions", "child", "confirm", "dismiss", "navigationIcon"):
         value = node.get(key)
-        if value is None:
+        if key == "child":  # `child` and `children` sort together: the child nodes go here
+            for child in children(node, path):
+                yield "", child
+        elif value is None:
             continue
-        if key in ("action", "confirm", "dismiss", "navigationIcon") and isinstance(value, dict):
-            yield f"{path}.{key}.onTap", value.get("onTap")
-        elif key == "actions" and isinstance(value, list):
-            for index, part in enumerate(value):
+        elif key == "actions":
+            for index, part in enumerate(value if isinstance(value, list) else []):
                 if isinstance(part, dict):
                     yield f"{path}.actions[{index}].onTap", part.get("onTap")
-        elif key == "child" and isinstance(value, dict):
-            yield "", (value, f"{path}.child")
-        elif key == "children" and isinstance(value, list):
-            for index, child in enumerate(value):
-                if isinstance(child, dict):
-                    yield "", (child, f"{path}.children[{index}]")
+        elif isinstance(value, dict):
+            yield f"{path}.{key}.onTap", value.get("onTap")
     yield f"{path}.onTap", node.get("onTap")
 
 
@@ -168,7 +156,7 @@ def _template_errors(node: Raw, path: str, scope: Scope | None) -> Failure | Non
         elif kind == "key" and isinstance(value, str) and not _STATE_KEY(value):
             return field_path, "State key placeholder outside a repeat template"
     inner = scope_of(node, path) or scope
-    for child, child_path in children_of(node, path):
+    for child, child_path in children(node, path):
         error = _template_errors(child, child_path, inner)
         if error is not None:
             return error
@@ -204,7 +192,7 @@ def _expanded_errors(node: Raw, path: str, budget: _Budget, at: str | None) -> F
     scope = scope_of(node, path)
     copies = len(scope.items) if scope is not None else 1
     nested = f"{path}.repeat" if scope is not None else at
-    kids = children_of(node, path)
+    kids = children(node, path)
     for _ in range(copies):
         for child, child_path in kids:
             error = _expanded_errors(child, child_path, budget, nested)
@@ -229,8 +217,47 @@ def repeat_errors(spec: Raw, ctx: Ctx) -> Failure | None:
 # --- 2. pagers -------------------------------------------------------------------------------
 
 
+@dataclass
+class Pagers:
+    """Pager ids and the references to them (tab and nav bars, `setPage` actions), counted:
+    the pager rule is that no id appears twice and every reference names an id."""
+
+    ids: Counter[str]
+    refs: Counter[str]
+
+    @classmethod
+    def of(cls, ctx: Ctx) -> Pagers:
+        ids: Counter[str] = Counter()
+        refs: Counter[str] = Counter()
+        nodes = ctx.nodes
+        for index in ctx.marked:
+            node = nodes[index]
+            if node.get("type") == "pager" and isinstance(node.get("id"), str):
+                ids[node["id"]] += 1
+            if isinstance(node.get("pager"), str):
+                refs[node["pager"]] += 1
+        for action in ctx.actions:
+            if isinstance(action.get("pager"), str):
+                refs[action["pager"]] += 1
+        return cls(ids, refs)
+
+    def __add__(self, other: Pagers) -> Pagers:
+        return Pagers(self.ids + other.ids, self.refs + other.refs)
+
+    def __sub__(self, other: Pagers) -> Pagers:
+        return Pagers(self.ids - other.ids, self.refs - other.refs)
+
+    @property
+    def ok(self) -> bool:
+        return (
+            all(count == 1 for count in self.ids.values()) and self.refs.keys() <= self.ids.keys()
+        )
+
+
 def pager_errors(ctx: Ctx, where: Callable[[str, int], str]) -> Failure | None:
     """Duplicate pager ids, then references (tab/nav bars, then setPage) to unknown pagers."""
+    if Pagers.of(ctx).ok:
+        return None  # the common case; the ordered search below finds the first error
     pagers: set[str] = set()
     nodes = ctx.nodes
     for index in ctx.marked:
@@ -251,25 +278,8 @@ def pager_errors(ctx: Ctx, where: Callable[[str, int], str]) -> Failure | None:
 
 
 # --- 3. state typing -------------------------------------------------------------------------
-
-_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
-def is_prototype_date(value: object) -> bool:
-    """A real `YYYY-MM-DD` calendar date in 1900..2100."""
-    if not isinstance(value, str) or not _DATE.fullmatch(value):
-        return False
-    year, month, day = (int(part) for part in value.split("-"))
-    if not 1 <= month <= 12:
-        return False
-    leap = (year % 4 == 0 and year % 100 != 0) or year % 400 == 0
-    days = 29 if month == 2 and leap else _DAYS[month - 1]
-    return 1900 <= year <= 2100 and 1 <= day <= days
-
-
-def _finite_number(value: object) -> bool:
-    return number_ok(value, False, None, None)
+# What each bound key must hold is the shared table (`studio.spec.state_rules`, also read by the
+# runtime); the rules of shape checked around it, in AutoMobile's order, are here.
 
 
 def _step_fits(step: float, span: float) -> bool:
@@ -279,26 +289,44 @@ def _step_fits(step: float, span: float) -> bool:
     return count >= 1 and abs(count - math.floor(count + 0.5)) < 1e-9
 
 
-Rule = Callable[[Raw, str, Any, Raw], "Failure | None"]
+Rule = Callable[[Raw, str, Raw], "Failure | None"]
 
 
-def _slider(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
-    low: Any = node.get("min")
-    high: Any = node.get("max")
-    step: Any = node.get("step")
-    if not _finite_number(low) or not _finite_number(high) or low >= high:
-        return f"{path}.max", "Slider max must be greater than min"
-    if _finite_number(step) and not _step_fits(step, high - low):
-        return f"{path}.step", "Slider step must be positive and divide the range evenly"
-    if not _finite_number(stored) or stored < low or stored > high:
-        return f"{path}.stateKey", "Slider requires a numeric state key within min and max"
+def _typed(node: Raw, path: str, binding: StateBinding, state: Raw) -> Failure | None:
+    """The binding's state-typing failure for this node's initial state, if any."""
+    field = binding.field
+    key = node.get(field[0]) if len(field) == 1 else binding.key(node)  # the common case inline
+    if type(key) is not str or (binding.declared_only and key not in state):
+        return None
+    if (binding.fixed or binding.type_for(node)).problem(state.get(key)) is None:
+        return None
+    return f"{path}{binding.where}", binding.message
+
+
+def _bound(node: Raw, path: str, state: Raw) -> Failure | None:
+    """Every key the node binds, in the table's order."""
+    for binding in CONTROLS[node["type"]]:
+        error = _typed(node, path, binding, state)
+        if error is not None:
+            return error
     return None
 
 
-def _radio(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
-    name = "Segmented button" if node.get("type") == "segmentedButton" else "Radio group"
-    if not isinstance(stored, str):
-        return f"{path}.stateKey", f"{name} requires a string state key"
+def _slider(node: Raw, path: str, state: Raw) -> Failure | None:
+    low: Any = node.get("min")
+    high: Any = node.get("max")
+    step: Any = node.get("step")
+    if not is_number(low) or not is_number(high) or low >= high:
+        return f"{path}.max", "Slider max must be greater than min"
+    if is_number(step) and not _step_fits(step, high - low):
+        return f"{path}.step", "Slider step must be positive and divide the range evenly"
+    return _bound(node, path, state)
+
+
+def _radio(node: Raw, path: str, state: Raw) -> Failure | None:
+    error = _bound(node, path, state)
+    if error is not None:
+        return error
     seen: set[Any] = set()
     options = node.get("options")
     for index, option in enumerate(options if isinstance(options, list) else []):
@@ -309,78 +337,46 @@ def _radio(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
     return None
 
 
-def _chip(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
+def _chip(node: Raw, path: str, state: Raw) -> Failure | None:
     bound = isinstance(node.get("stateKey"), str)
     variant = node.get("variant")
     if variant == "filter" and not bound:
         return f"{path}.stateKey", "Filter chip requires a boolean state key"
     if variant is not None and variant != "filter" and bound:
         return f"{path}.stateKey", "Only a filter chip can bind a state key"
-    if bound and not isinstance(stored, bool):
-        return f"{path}.stateKey", "Filter chip requires a boolean state key"
-    return None
+    return _bound(node, path, state)
 
 
-def _fab(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
+def _fab(node: Raw, path: str, state: Raw) -> Failure | None:
     if isinstance(node.get("label"), str) and "size" in node:
         return f"{path}.size", "Extended FAB cannot set size"
     return None
 
 
-def _progress(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
+def _progress(node: Raw, path: str, state: Raw) -> Failure | None:
     if not isinstance(node.get("stateKey"), str):
         return None if "max" not in node else (f"{path}.max", "Requires stateKey")
-    top = node["max"] if _finite_number(node.get("max")) else 1
-    if top <= 0:
+    if not _PROGRESS.type_for(node).maximum > 0:  # type: ignore[operator]  # 1 when absent
         return f"{path}.max", "Progress max must be greater than 0"
-    if not _finite_number(stored) or stored < 0 or stored > top:
-        return f"{path}.stateKey", "Progress requires a numeric state key within 0 and max"
-    return None
+    return _bound(node, path, state)
 
 
-def _time(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
-    for key_field, top, message in (
-        ("hourKey", 23, "Time picker hour requires an integer 0..23 state key"),
-        ("minuteKey", 59, "Time picker minute requires an integer 0..59 state key"),
-    ):
-        key = node.get(key_field)
-        value = state.get(key) if isinstance(key, str) else None
-        if not number_ok(value, True, 0, top):
-            return f"{path}.{key_field}", message
-    if node.get("hourKey") == node.get("minuteKey"):
+def _time(node: Raw, path: str, state: Raw) -> Failure | None:
+    error = _bound(node, path, state)
+    if error is None and node.get("hourKey") == node.get("minuteKey"):
         return f"{path}.minuteKey", "Time picker hour and minute keys must differ"
-    return None
+    return error
 
 
-def _date(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
-    if is_prototype_date(stored):
-        return None
-    return f"{path}.stateKey", "Date picker requires a YYYY-MM-DD state key in 1900..2100"
+_PROGRESS = CONTROLS["progress"][0]
+_MODALS = frozenset({"bottomSheet", "dialog", "snackbar"})
 
-
-def _text_field(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
-    if isinstance(stored, str):
-        return None
-    return f"{path}.stateKey", "Text field requires a string state key"
-
-
-def _toggle(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
-    if isinstance(stored, bool):
-        return None
-    return f"{path}.stateKey", "Toggle control requires a boolean state key"
-
-
-def _selection(node: Raw, path: str, stored: Any, state: Raw) -> Failure | None:
-    if not isinstance(node.get("stateKey"), str) or number_ok(stored, True, 0, None):
-        return None
-    return f"{path}.stateKey", "Selection requires a nonnegative integer state key"
-
-
-#: Per node type, the binding rule (AutoMobile's `componentBindingErrors` + selection check).
+#: Per node type, its binding rule (AutoMobile's `componentBindingErrors` and the selection
+#: check); list items and modals are checked in passes of their own, after every node.
 NODE_RULES: dict[str, Rule] = {
-    "textField": _text_field,
-    "switch": _toggle,
-    "checkbox": _toggle,
+    "textField": _bound,
+    "switch": _bound,
+    "checkbox": _bound,
     "slider": _slider,
     "radioGroup": _radio,
     "segmentedButton": _radio,
@@ -388,57 +384,31 @@ NODE_RULES: dict[str, Rule] = {
     "fab": _fab,
     "progress": _progress,
     "timePicker": _time,
-    "datePicker": _date,
-    "tabBar": _selection,
-    "bottomNav": _selection,
-}
-_MODALS = {"bottomSheet": "Sheet", "dialog": "Dialog", "snackbar": "Snackbar"}
-_ACTION_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "toggle": (lambda v: isinstance(v, bool), "Toggle requires a boolean state key"),
-    "increment": (_finite_number, "Increment requires a numeric state key"),
-    "decrement": (_finite_number, "Decrement requires a numeric state key"),
+    "datePicker": _bound,
+    "tabBar": _bound,
+    "bottomNav": _bound,
 }
 #: Node types with a state-typing rule of any kind (binding, trailing, openWhen).
-TYPED_NODES = frozenset(NODE_RULES) | {"listItem"} | frozenset(_MODALS)
-TYPED_ACTIONS = frozenset(_ACTION_RULES)
-
-
-def _stored(state: Raw, key: object) -> Any:
-    return state.get(key) if isinstance(key, str) else None
+TYPED_NODES = frozenset(NODE_RULES) | {"listItem"} | _MODALS
+TYPED_ACTIONS = frozenset(ACTIONS)
 
 
 def node_binding_error(node: Raw, path: str, state: Raw) -> Failure | None:
     rule = NODE_RULES.get(node.get("type"))  # type: ignore[arg-type]
-    if rule is None:
-        return None
-    return rule(node, path, _stored(state, node.get("stateKey")), state)
+    return None if rule is None else rule(node, path, state)
 
 
 def list_item_error(node: Raw, path: str, state: Raw) -> Failure | None:
-    trailing = node.get("trailing") if node.get("type") == "listItem" else None
-    key = trailing.get("stateKey") if isinstance(trailing, dict) else None
-    if isinstance(key, str) and not isinstance(state.get(key), bool):
-        return f"{path}.trailing.stateKey", "Toggle control requires a boolean state key"
-    return None
+    return _bound(node, path, state) if node.get("type") == "listItem" else None
 
 
 def sheet_error(node: Raw, path: str, state: Raw) -> Failure | None:
-    name = _MODALS.get(node.get("type"))  # type: ignore[arg-type]
-    condition = node.get("openWhen")
-    if name is None or not isinstance(condition, dict):
-        return None
-    key = condition.get("key")
-    if isinstance(key, str) and key in state and not isinstance(state[key], bool):
-        return f"{path}.openWhen.key", f"{name} requires a boolean state key"
-    return None
+    return _bound(node, path, state) if node.get("type") in _MODALS else None
 
 
 def action_error(action: Raw, path: str, state: Raw) -> Failure | None:
-    rule = _ACTION_RULES.get(action.get("type"))  # type: ignore[arg-type]
-    key = action.get("key")
-    if rule is not None and isinstance(key, str) and not rule[0](state.get(key)):
-        return f"{path}.key", rule[1]
-    return None
+    binding = ACTIONS.get(action.get("type"))  # type: ignore[arg-type]
+    return None if binding is None else _typed(action, path, binding, state)
 
 
 def _instances(
@@ -501,12 +471,9 @@ def _any_state_error(ctx: Ctx, state: Raw) -> bool:
         kind = node.get("type")
         rule = rules.get(kind)  # type: ignore[arg-type]
         if rule is not None:
-            if rule(node, "\0", _stored(state, node.get("stateKey")), state) is not None:
+            if rule(node, "\0", state) is not None:
                 return True
-        elif kind == "listItem":
-            if list_item_error(node, "\0", state) is not None:
-                return True
-        elif kind in _MODALS and sheet_error(node, "\0", state) is not None:
+        elif (kind == "listItem" or kind in _MODALS) and _bound(node, "\0", state) is not None:
             return True
     typed = TYPED_ACTIONS
     for action in ctx.actions:

@@ -22,7 +22,6 @@ from studio.spec.binding import (
     bind_node_fields,
     bind_typed,
     bindable_fields,
-    child_nodes,
     field_references,
     is_scalar,
     is_state_key,
@@ -31,6 +30,7 @@ from studio.spec.binding import (
     record,
 )
 from studio.spec.errors import SpecError
+from studio.spec.tree import children, map_children
 
 #: How deep `use` nodes may nest (a component using a component ...), as upstream.
 MAX_COMPONENT_DEPTH = 8
@@ -102,17 +102,9 @@ class _Expander:
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise self.fail(path, "Expanded node limit exceeded")
-        single = record(node.get("child"))
-        if single is not None:
-            return {**node, "child": self.node(single, f"{path}.child", stack)}
-        children = node.get("children")
-        if not isinstance(children, list):
+        if not children(node):
             return node
-        expanded = [
-            self.node(c, f"{path}.children[{i}]", stack) if isinstance(c, dict) else c
-            for i, c in enumerate(children)
-        ]
-        return {**node, "children": expanded}
+        return map_children(node, path, lambda child, at: self.node(child, at, stack))
 
     def use(self, use: Raw, path: str, stack: tuple[str, ...]) -> Raw:
         self.check_shape(use, path)
@@ -166,7 +158,7 @@ def _bindable_strings(node: Raw, out: list[str]) -> None:
     if node.get("type") == "use":
         props = record(node.get("props")) or {}
         out.extend(props[k] for k in js_keys(props) if isinstance(props[k], str))
-    for child, _ in child_nodes(node, ""):
+    for child, _ in children(node):
         _bindable_strings(child, out)
 
 
@@ -183,18 +175,11 @@ def bind_props(node: Raw, instance: Instance) -> Raw:
     props = record(bound.get("props")) if bound.get("type") == "use" else None
     if props is not None:
         bound["props"] = {k: bind_typed(props[k], instance) for k in js_keys(props)}
-    single = record(bound.get("child"))
-    if single is not None:
-        bound["child"] = bind_props(single, instance)
-    elif isinstance(bound.get("children"), list):
-        bound["children"] = [
-            bind_props(c, instance) if isinstance(c, dict) else c for c in bound["children"]
-        ]
-    return bound
+    return map_children(bound, "", lambda child, _: bind_props(child, instance))
 
 
 def _has_use(node: Raw) -> bool:
-    return node.get("type") == "use" or any(_has_use(c) for c, _ in child_nodes(node, ""))
+    return node.get("type") == "use" or any(_has_use(c) for c, _ in children(node))
 
 
 def _definition_error(name: str, entry: object) -> ComponentError | None:

@@ -1,90 +1,39 @@
 """Incremental revalidation of a one-node replace on an already valid spec.
 
 `CachedValidation(spec)` validates once and keeps what the global rules need (node, image and
-byte totals, pager ids and references). `replace(path, node)` then walks only the new subtree
-and re-checks the global rules from those totals. Whenever the fast path cannot prove the
-patched spec valid (an error, repeats or components involved, a limit reached), it runs a full
-`validate` of the patched spec, so the answer is always exactly what a full validation gives.
+byte totals, pager ids and references) from that one walk. `replace(path, node)` then walks
+only the new subtree and re-checks the global rules from those totals. Whenever the fast path
+cannot prove the patched spec valid (an error, repeats or components involved, a limit reached),
+it runs a full `validate` of the patched spec, so the answer is always exactly what a full
+validation gives.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from typing import Any
 
 from studio.spec import rules as R
-from studio.spec.coderules import state_type_errors
-from studio.spec.compiled import Ctx, UseNode
+from studio.spec.coderules import Pagers, state_type_errors
 from studio.spec.extensions import PlatformCatalog
-from studio.spec.jsvalues import compact_bytes
 from studio.spec.platform_rules import platform_errors
-from studio.spec.quickpass import quick_node
-from studio.spec.validator import VALID, ValidationResult, check_plain, validate
+from studio.spec.size import NotJSON, measure
+from studio.spec.structure import Ctx, UseNode, node_check
+from studio.spec.tree import replace_node
+from studio.spec.validator import VALID, ValidationResult, check, validate
 
 __all__ = ["CachedValidation", "validate_replace"]
 
-_STEP = re.compile(r"\.child(?!ren)|\.children\[(0|[1-9][0-9]*)\]")
 Raw = dict[str, Any]
 
 
-def _steps(path: str) -> list[str | int]:
-    """`root.children[2].child` -> [2, "child"]; ValueError for anything but a node path."""
-    if not path.startswith("root"):
-        raise ValueError(f"not a node path: {path!r}")
-    steps: list[str | int] = []
-    at = 4
-    while at < len(path):
-        match = _STEP.match(path, at)
-        if match is None:
-            raise ValueError(f"not a node path: {path!r}")
-        steps.append(int(match.group(1)) if match.group(1) is not None else "child")
-        at = match.end()
-    return steps
-
-
-def _replaced(spec: Raw, steps: list[str | int], node: Raw) -> tuple[Raw, Raw]:
-    """(patched copy of spec, the node that was replaced); only the path is copied."""
-    patched = dict(spec)
-    if not steps:
-        return {**patched, "root": node}, spec["root"]
-    parent = patched["root"] = dict(spec["root"])
-    for step in steps[:-1]:
-        if isinstance(step, int):
-            children = parent["children"] = list(parent["children"])
-            parent = children[step] = dict(children[step])
-        else:
-            parent = parent["child"] = dict(parent["child"])
-    last = steps[-1]
-    if isinstance(last, int):
-        children = parent["children"] = list(parent["children"])
-        old = children[last]
-        children[last] = node
-    else:
-        old = parent["child"]
-        parent["child"] = node
-    if not isinstance(old, dict):
-        raise ValueError("the path does not address a node")
-    return patched, old
-
-
 def _js_bytes(value: Any) -> int | None:
-    """UTF-8 bytes of `JSON.stringify(value)` (C-encoded, exact); None when it is not JSON
-    (NaN in platform `args`, say), which a full validation reports."""
+    """UTF-8 bytes of `JSON.stringify(value)` (exact); None when it is not JSON, or holds a lone
+    surrogate, which a full validation reports."""
     try:
-        return compact_bytes(value, exact=True)
-    except (ValueError, TypeError, RecursionError):
+        size = measure(value, exact=True)
+    except NotJSON:
         return None
-
-
-def _pager_counts(ctx: Ctx) -> tuple[Counter[str], Counter[str]]:
-    ids: Counter[str] = Counter(
-        n["id"] for n in ctx.nodes if n.get("type") == "pager" and isinstance(n.get("id"), str)
-    )
-    refs: Counter[str] = Counter(
-        e["pager"] for e in (*ctx.nodes, *ctx.actions) if isinstance(e.get("pager"), str)
-    )
-    return ids, refs
+    return None if size.lone else size.bytes
 
 
 def _no_path(kind: str, index: int) -> str:
@@ -97,22 +46,19 @@ class CachedValidation:
     def __init__(self, spec: Raw, *, catalog: PlatformCatalog | None = None) -> None:
         self.spec = spec
         self.catalog = catalog
-        self.result = validate(spec, catalog=catalog)
+        checked = check(spec, catalog=catalog)
+        self.result = checked.result
         self._fast = False
-        if not self.result.ok or "components" in spec:
-            return
-        try:
-            checked = check_plain(spec, catalog)
-        except UseNode:
-            return
         ctx = checked.ctx
+        if not self.result.ok or "components" in spec or ctx is None or checked.size is None:
+            return
         if ctx.repeats or ctx.templated:
             return  # repeat templates bind across nodes: always revalidate fully
         self._fast = True
         self.nodes = len(ctx.nodes)
         self.images = ctx.images
-        self.bytes = compact_bytes(spec, exact=True)
-        self.pager_ids, self.pager_refs = _pager_counts(ctx)
+        self.bytes = checked.size
+        self.pagers = Pagers.of(ctx)
 
     @property
     def incremental(self) -> bool:
@@ -123,28 +69,24 @@ class CachedValidation:
     def replace(self, path: str, node: Raw) -> ValidationResult:
         """Exactly `validate(spec with the node at path replaced by node)`; ValueError when
         `path` does not address a node of the spec."""
-        try:
-            patched, old = _replaced(self.spec, _steps(path), node)
-        except (IndexError, KeyError, TypeError):
-            raise ValueError(f"{path} does not address a node") from None
-        if not self._fast:
-            return validate(patched, catalog=self.catalog)
-        if self._fast_ok(patched, _steps(path), old, node):
+        patched, old = replace_node(self.spec, path, node)
+        # Its depth: one step per `.` of the path (`replace_node` checked it is a node path).
+        if self._fast and self._fast_ok(patched, path.count("."), old, node):
             return VALID
         return validate(patched, catalog=self.catalog)
 
-    def _fast_ok(self, patched: Raw, steps: list[str | int], old: Raw, node: Raw) -> bool:
-        check = quick_node()  # valid or not is all that counts here; any doubt revalidates fully
+    def _fast_ok(self, patched: Raw, depth: int, old: Raw, node: Raw) -> bool:
+        check_node = node_check("quick")  # valid or not is all that counts; doubt revalidates
         new = Ctx()
         try:
-            if not check(node, new, len(steps)):
+            if not check_node(node, new, depth):
                 return False
         except UseNode:
             return False
         if new.repeats or new.templated:
             return False
         before = Ctx()
-        check(old, before, len(steps))
+        check_node(old, before, depth)
         if self.nodes - len(before.nodes) + len(new.nodes) > R.MAX_NODES:
             return False
         if self.images - before.images + new.images > R.MAX_IMAGES:
@@ -154,13 +96,7 @@ class CachedValidation:
             return False
         if self.bytes - old_bytes + new_bytes > R.MAX_SPEC_BYTES:
             return False
-        old_ids, old_refs = _pager_counts(before)
-        new_ids, new_refs = _pager_counts(new)
-        ids = self.pager_ids - old_ids + new_ids
-        if any(count > 1 for count in ids.values()):
-            return False
-        refs = self.pager_refs - old_refs + new_refs
-        if any(ref not in ids for ref in refs):
+        if not (self.pagers - Pagers.of(before) + Pagers.of(new)).ok:
             return False
         if state_type_errors(patched, new, _no_path, None) is not None:
             return False

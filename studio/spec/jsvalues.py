@@ -7,17 +7,17 @@ needs JavaScript's `JSON.stringify` spelling (240.0 is `240`), UTF-16 key sortin
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from decimal import Decimal
 from typing import Any
 
-from studio.spec.binding import js_keys, js_string
-from studio.spec.rules import MAX_PAYLOAD_DEPTH
+from studio.spec.binding import LONE_SURROGATE, js_keys, js_string, whole_text
+from studio.spec.rules import MAX_DATA_DEPTH, MAX_PAYLOAD_DEPTH
 
 __all__ = [
-    "compact_bytes",
+    "MAX_DOUBLE",
+    "is_number",
     "js_keys",
     "js_number",
     "js_sort_keys",
@@ -25,7 +25,22 @@ __all__ = [
     "js_stringify",
     "js_trim",
     "json_cost",
+    "json_problem",
+    "lone_surrogate_at",
 ]
+
+#: The largest finite double: JavaScript and Kotlin read any bigger JSON number as Infinity.
+MAX_DOUBLE = 1.7976931348623157e308
+
+
+def is_number(value: object) -> bool:
+    """A JSON number that is finite as JavaScript reads it (never a boolean): a finite float,
+    or an int within the doubles' range."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)  # type: ignore[arg-type]  # a float, by the check above
+    return kind is int and -MAX_DOUBLE <= value <= MAX_DOUBLE  # type: ignore[operator]
+
 
 # JavaScript's WhiteSpace and LineTerminator code points (what `String.prototype.trim` removes).
 _JS_SPACE = (
@@ -101,14 +116,14 @@ def json_cost(value: Any, depth: int = 0) -> float:
     kind = type(value)
     if kind is str:
         return _string_bytes(value)
-    if kind is int:
-        return 32
+    if kind is int:  # JavaScript reads a number beyond a double as Infinity
+        return 32 if -MAX_DOUBLE <= value <= MAX_DOUBLE else math.inf
+    if kind is float:
+        return 32 if math.isfinite(value) else math.inf
     if value is None:
         return 4
     if kind is bool:
         return 4 if value else 5
-    if kind is float:
-        return 32 if math.isfinite(value) else math.inf
     total: float
     if isinstance(value, dict):
         total = len(value) + 1 if value else 2
@@ -134,44 +149,75 @@ def _string_bytes(text: str) -> int:
     return len(js_string(text).encode("utf-8"))
 
 
-# Numbers Python spells differently from JavaScript: a fraction or an exponent. Strings are
-# matched first (unrolled loop) so that digits inside strings are skipped.
-_NUMBER_OR_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?[eE][-+]?\d+|-?\d+\.\d+')
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_EXPONENT = re.compile(r"e[-+][0-9]")
+def json_problem(
+    value: Any, *, ordered: bool = False, limit: int = MAX_DATA_DEPTH
+) -> tuple[list[str | int], str] | None:
+    """What keeps a free-form JSON value (`data`, platform `args`) from being stored and read
+    back the same, as (segments below `value`, innermost first; message), or None: a number
+    JavaScript reads as NaN or Infinity (a float that is not finite, an int beyond a double) or
+    nesting deeper than `limit`. Iterative (any depth). `ordered` finds the first in the
+    validator's order (object keys sorted as JavaScript sorts them); otherwise any. TypeError for
+    a key that is not a string."""
+    stack: list[tuple[Any, list[str | int], int]] = [(value, [], 0)]
+    while stack:
+        item, at, depth = stack.pop()
+        kind = type(item)
+        if kind is int or kind is float:
+            if not is_number(item):
+                return at, "Invalid number value"
+            continue
+        if kind is str or kind is bool or item is None:
+            continue
+        if isinstance(item, dict):
+            keys = list(item)
+            if not all(type(k) is str for k in keys):
+                raise TypeError("object keys must be strings")
+            entries: list[tuple[str | int, Any]] = [
+                (k, item[k]) for k in (js_sort_keys(keys) if ordered else keys)
+            ]
+        elif isinstance(item, list):
+            entries = list(enumerate(item))
+        else:
+            return at, "Invalid json value"
+        if entries and depth >= limit:
+            return at, "Data nesting depth limit exceeded"
+        stack.extend((child, [key, *at], depth + 1) for key, child in reversed(entries))
+    return None
 
 
-def compact_bytes(value: Any, *, exact: bool = False) -> int:
-    """UTF-8 bytes of `JSON.stringify(value)`; raises ValueError/TypeError for non-JSON values
-    (NaN, Infinity, sets, ...). Python's C encoder gives the length; number spellings and lone
-    surrogates are corrected when `exact` or when they could matter for the 1 MiB limit
-    (JavaScript's text is at most ~3.4x longer than Python's)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    try:
-        size = len(text.encode("utf-8"))
-        lone = False
-    except UnicodeEncodeError:
-        size = len(text.encode("utf-8", "surrogatepass"))
-        lone = True
-    if size <= 262_144 and not exact:  # even at 3.4x still under 1 MiB: no need to be exact
-        return size
-    if not lone and not _may_differ(text):
-        return size  # no number Python spells differently: already exact
-    for match in _NUMBER_OR_STRING.finditer(text):
-        token = match.group()
-        if token[0] != '"':
-            size += len(js_number(float(token))) - len(token)
-        elif lone and _LONE_SURROGATE.search(token):
-            size += 3 * len(_LONE_SURROGATE.findall(token))
-    return size
+def _lone(text: str) -> str | None:
+    found = LONE_SURROGATE.search(whole_text(text)) if _ANY_SURROGATE(text) else None
+    return found.group() if found is not None else None
 
 
-def _may_differ(text: str) -> bool:
-    """An integral float (`100.0`, JS `100`) or an exponent (`1e-07`, JS `1e-7`) may be in the
-    text; plain substring searches, a hit inside a string only costs the exact scan."""
-    return (
-        ".0," in text
-        or ".0]" in text
-        or ".0}" in text
-        or (("e-" in text or "e+" in text) and _EXPONENT.search(text) is not None)
-    )
+_ANY_SURROGATE = re.compile("[\ud800-\udfff]").search
+
+
+def lone_surrogate_at(value: Any) -> tuple[list[str | int], str] | None:
+    """The first string or key holding a lone surrogate (half of a UTF-16 pair: no character,
+    and nothing UTF-8 can store), in the validator's order (object keys sorted as JavaScript
+    sorts them, each key before its value), as (segments from `value`, innermost first;
+    message), or None. Iterative."""
+    stack: list[tuple[Any, list[str | int], str | None]] = [(value, [], None)]
+    while stack:
+        item, at, key = stack.pop()
+        if key is not None:
+            half = _lone(key)
+            if half is not None:
+                return (
+                    at,
+                    f"Lone surrogate U+{ord(half):04X} in a key (half of a UTF-16 pair, not text)",
+                )
+        if isinstance(item, str):
+            half = _lone(item)
+            if half is not None:
+                return (
+                    at,
+                    f"Lone surrogate U+{ord(half):04X} in a string (half of a UTF-16 pair, not text)",
+                )
+        elif isinstance(item, dict):
+            keys = js_sort_keys(list(item))
+            stack.extend((item[k], [k, *at], k) for k in reversed(keys))
+        elif isinstance(item, list):
+            stack.extend((c, [i, *at], None) for i, c in reversed(list(enumerate(item))))
+    return None

@@ -10,9 +10,10 @@ import copy
 import json
 from typing import Any
 
-from studio.spec.address import addresses, iter_nodes, node_children, resolve
+from studio.spec.address import addresses, iter_nodes, resolve
 from studio.spec.binding import Raw, record
 from studio.spec.errors import SpecError
+from studio.spec.tree import children
 
 #: Outline labels are cut to this many characters (an ellipsis marks the cut).
 LABEL_LIMIT = 60
@@ -42,7 +43,7 @@ def outline(spec: Any) -> list[dict[str, Any]]:
             entry["id"] = node["id"]
         entry["type"] = node.get("type") if isinstance(node.get("type"), str) else "?"
         entry["label"] = node_label(node)
-        entry["children"] = sum(1 for _ in node_children(node, path))
+        entry["children"] = len(children(node, path))
         entry["depth"] = depth
         if node.get("type") == "use" and isinstance(node.get("component"), str):
             entry["component"] = node["component"]

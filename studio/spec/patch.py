@@ -22,11 +22,15 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any
 
 from studio.spec.address import addresses, iter_nodes, resolve
 from studio.spec.binding import Raw, bindable_fields, child_path, js_string, record
 from studio.spec.outline import split_pointer
+from studio.spec.tree import children, replace_node
+
+if TYPE_CHECKING:
+    from studio.spec.validator import ValidationResult
 
 _JSON_PATCH_OPS = ("add", "replace", "remove", "test")
 _PATCHABLE = ("state", "data", "requires")
@@ -55,12 +59,6 @@ class PatchResult:
     spec: Raw
     changed: tuple[str, ...]
     ops: tuple[Raw, ...]
-
-
-class _Validation(Protocol):
-    ok: bool
-    path: str | None
-    message: str | None
 
 
 # --- strict JSON equality and copy-on-write edits ---------------------------------------------
@@ -180,11 +178,6 @@ def _test(doc: object, tokens: Sequence[str], expected: object) -> None:
 # --- ops -------------------------------------------------------------------------------------
 
 
-def _path_tokens(node_path: str) -> list[str]:
-    """`root.children[2].child` -> ["root", "children", "2", "child"]."""
-    return node_path.replace("[", ".").replace("]", "").split(".")
-
-
 def _malformed(index: int, message: str) -> PatchError:
     return PatchError(index, f"ops[{index}]", message)
 
@@ -238,8 +231,7 @@ def _apply_one(spec: Raw, index: int, op: Raw) -> tuple[Raw, list[str], set[str]
                 index,
                 "replaceNode cannot replace root: send the whole spec as a revision (replace_spec)",
             )
-        node = op["node"]
-        new = _edited(spec, _path_tokens(path), _replace(node))
+        new, _ = replace_node(spec, path, copy.deepcopy(op["node"]))
         return new, [path], set()
     tokens = _pointer_tokens(index, op)
     keys = {tokens[1]} if tokens[0] == "state" and len(tokens) > 1 else set()
@@ -259,25 +251,13 @@ def _apply_one(spec: Raw, index: int, op: Raw) -> tuple[Raw, list[str], set[str]
         raise PatchError(index, failure.path, failure.message) from None
 
 
-def _validator() -> Any:
-    from studio.spec import validator  # lazy: the validator loads the contract schema
+def _validate(spec: Raw) -> ValidationResult:
+    from studio.spec.validator import validate  # lazy: importing `studio.spec` stays cheap
 
-    return validator
-
-
-def _incremental(validator: Any) -> Callable[[Raw, str, Raw], _Validation] | None:
-    """The validator's one-node revalidation (`validate_replace`), where it provides one."""
-    found = getattr(validator, "validate_replace", None)
-    if found is None:
-        try:
-            from studio.spec import incremental
-        except ImportError:
-            return None
-        found = getattr(incremental, "validate_replace", None)
-    return cast("Callable[[Raw, str, Raw], _Validation] | None", found)
+    return validate(spec)
 
 
-def _check(result: _Validation) -> tuple[str, str] | None:
+def _check(result: ValidationResult) -> tuple[str, str] | None:
     if result.ok:
         return None
     return (result.path or "$", result.message or "Invalid spec")
@@ -297,21 +277,20 @@ def apply_patch(spec: Raw, ops: Sequence[object]) -> PatchResult:
         replaced.extend(paths)
         keys |= touched
     final = stages[-1]
-    validator = _validator()
-    incremental = _incremental(validator)
-    single = len(checked) == 1 and checked[0]["op"] == "replaceNode"
-    if single and incremental is not None:
-        error = _check(incremental(spec, replaced[0], checked[0]["node"]))
+    if len(checked) == 1 and checked[0]["op"] == "replaceNode":
+        from studio.spec.incremental import validate_replace
+
+        error = _check(validate_replace(spec, replaced[0], checked[0]["node"]))
     else:
-        error = _check(validator.validate(final))
+        error = _check(_validate(final))
     if error is not None:
-        raise PatchError(_blame(stages, validator.validate), *error)
+        raise PatchError(_blame(stages, _validate), *error)
     if final is spec:  # only `test` ops: still a new dict, as promised
         final = dict(spec)
     return PatchResult(final, changed_addresses(spec, final, keys), tuple(copy.deepcopy(checked)))
 
 
-def _blame(stages: list[Raw], validate: Callable[[Raw], _Validation]) -> int:
+def _blame(stages: list[Raw], validate: Callable[[Raw], ValidationResult]) -> int:
     """The op after which the spec stayed invalid: the one after the last valid stage."""
     for stage in range(len(stages) - 2, 0, -1):
         if validate(stages[stage]).ok:
@@ -324,7 +303,7 @@ def replace_spec(spec: Raw, new_spec: Raw) -> PatchResult:
     if not isinstance(new_spec, dict):
         raise PatchError(None, "$", "Expected a spec object")
     new = copy.deepcopy(new_spec)
-    error = _check(_validator().validate(new))
+    error = _check(_validate(new))
     if error is not None:
         raise PatchError(None, *error)
     changed_keys = {
@@ -342,27 +321,14 @@ def _own(node: Raw) -> Raw:
     return {k: v for k, v in node.items() if k not in ("child", "children")}
 
 
-def _kids(node: Raw) -> dict[str, Raw]:
-    out: dict[str, Raw] = {}
-    single = record(node.get("child"))
-    if single is not None:
-        out["child"] = single
-    children = node.get("children")
-    if isinstance(children, list):
-        for i, child in enumerate(children):
-            if isinstance(child, dict):
-                out[f"children[{i}]"] = child
-    return out
-
-
 def _diff(old: Raw | None, new: Raw, path: str, out: list[str]) -> None:
     if old is new:
         return  # copy-on-write: an untouched subtree is the very same object
     if old is None or not json_equal(_own(old), _own(new)):
         out.append(path)
-    old_kids = _kids(old) if old is not None else {}
-    for step, child in _kids(new).items():
-        _diff(old_kids.get(step), child, f"{path}.{step}", out)
+    old_kids = {at: child for child, at in children(old, path)} if old is not None else {}
+    for child, at in children(new, path):
+        _diff(old_kids.get(at), child, at, out)
 
 
 def _uses_key(node: Raw, keys: Iterable[str]) -> bool:

@@ -8,7 +8,7 @@ one "HH:MM" string: what a timePicker writes) or `{"chips": {VALUE: KEY, ...}}` 
 boolean keys, read as the list of the VALUEs whose key is true, in the order written: what a
 row of filter chips writes). Literals and references to state are resolved with the declared
 values, coerced as the registry coerces form text (numeric text where a number may go, see
-`studio.platform.coerce`) and checked against the call's JSON Schema with jsonschema; each chip
+`studio.spec.coerce`) and checked against the call's JSON Schema with jsonschema; each chip
 VALUE is also checked against the argument's `items`. Data-bound values only need to be present.
 """
 
@@ -22,11 +22,11 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from studio.platform.coerce import coerce_args
 from studio.spec import rules as R
 from studio.spec.binding import child_path, js_string
-from studio.spec.compiled import number_ok
-from studio.spec.extensions import PlatformCatalog
+from studio.spec.coerce import coerce_args
+from studio.spec.extensions import PlatformCatalog, default_catalog
+from studio.spec.state_rules import CONTROLS
 
 Raw = dict[str, Any]
 Failure = tuple[str, str]
@@ -34,7 +34,11 @@ _POINTER = re.compile(R.DATA_POINTER_PATTERN[1:-1])
 
 
 REFERENCE_KINDS = ("state", "data", "time", "chips")
-TIME_PARTS = (("hour", 23), ("minute", 59))
+#: A time reference reads what a timePicker writes: its two keys' types are the picker's.
+TIME_PARTS = tuple(
+    (binding.field[0].removesuffix("Key"), binding.type_for({}))
+    for binding in CONTROLS["timePicker"]
+)
 
 
 def binding_of(value: Any) -> tuple[str, Any] | None:
@@ -77,8 +81,6 @@ def platform_errors(
     if not uses and not declared:
         return None
     if catalog is None:
-        from studio.spec.extensions import default_catalog
-
         catalog = default_catalog()
     found = spec.get("state")
     state: Raw = found if isinstance(found, dict) else {}
@@ -178,11 +180,12 @@ def _time_reference(ref: Any, state: Raw, at: str) -> str | Failure:
     if not isinstance(ref, dict) or set(ref) != {"hour", "minute"}:
         return at, 'A time reference is {"hour": KEY, "minute": KEY}'
     values: dict[str, int] = {}
-    for part, top in TIME_PARTS:
+    for part, kind in TIME_PARTS:
         key = ref[part]
         if not isinstance(key, str) or key not in state:
             return f"{at}.{part}", f"Unknown state key {_show(key)} (declare it in state)"
-        if not number_ok(state[key], True, 0, top):
+        if not kind.accepts(state[key]):
+            top = _show(kind.maximum)
             return f"{at}.{part}", f"Time {part} requires an integer 0..{top} state key"
         values[part] = int(state[key])
     if ref["hour"] == ref["minute"]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.spec.binding import Binding, Instance, Raw, bind_node_fields, record
+from studio.spec.tree import children, map_children
 
 
 def repeat_binding(node: Raw) -> tuple[Binding, list[Raw]] | None:
@@ -26,30 +27,23 @@ def repeat_binding(node: Raw) -> tuple[Binding, list[Raw]] | None:
 def bind_tree(node: Raw, instance: Instance) -> Raw:
     """A deep-bound copy of a template node: its own bindable fields and every descendant's."""
     bound = bind_node_fields(node, instance)
-    single = record(bound.get("child"))
-    if single is not None:
-        bound["child"] = bind_tree(single, instance)
-    elif isinstance(bound.get("children"), list):
-        bound["children"] = [
-            bind_tree(c, instance) if isinstance(c, dict) else c for c in bound["children"]
-        ]
-    return bound
+    return map_children(bound, "", lambda child, _: bind_tree(child, instance))
 
 
 def repeat_instances(node: Raw) -> list[tuple[Raw, dict[str, Any]]]:
     """Every instance of a repeat container's template, in render order, with its scope
     `{alias: item, "index": i}`. A node without `repeat` yields its children unchanged with an
     empty scope, so callers can treat both alike."""
-    children = [c for c in node.get("children") or [] if isinstance(c, dict)]
+    kids = [child for child, _ in children(node)]
     found = repeat_binding(node)
     if found is None:
-        return [(child, {}) for child in children]
+        return [(child, {}) for child in kids]
     binding, items = found
     out: list[tuple[Raw, dict[str, Any]]] = []
     for index, item in enumerate(items):
         instance = Instance(binding, item, index)
         scope = {binding.alias: item, "index": index}
-        out.extend((bind_tree(child, instance), scope) for child in children)
+        out.extend((bind_tree(child, instance), scope) for child in kids)
     return out
 
 

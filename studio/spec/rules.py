@@ -1,8 +1,8 @@
 """The prototype spec format as a rule table: AutoMobile's format plus the studio extensions.
 
 Hand-written from the facts of AutoMobile's contract (docs/research/automobile-spec.md). It is
-the single source of the format: `studio.spec.compiled` turns it into checking closures (with
-AutoMobile's traversal order and messages) and `studio.spec.schema` renders it as our JSON
+the single source of the format: `studio.spec.structure` generates the checking functions from
+it (with AutoMobile's traversal order and messages) and `studio.spec.schema` renders it as our JSON
 Schema (resources/schema/prototype-spec.schema.json). A tiny rule language of our own is used
 instead of interpreting JSON Schema because AutoMobile's first-error semantics (sorted keys,
 choice candidates picked by JSON type, tagged unions, limit counters) are not JSON Schema's.
@@ -23,6 +23,8 @@ MAX_IMAGES = 32
 MAX_SPEC_BYTES = 1_048_576
 MAX_PAYLOAD_BYTES = 4096
 MAX_PAYLOAD_DEPTH = 24
+#: Studio extension: how deep `data` and platform `args` may nest (levels below the object).
+MAX_DATA_DEPTH = 64
 MAX_SELECTOR_DEPTH = 8
 MAX_CONDITION_DEPTH = 8
 MAX_INT32 = 2_147_483_647

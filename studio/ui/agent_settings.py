@@ -24,19 +24,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.agent.config import AgentConfig, key_account, save_config
 from studio.agent.keys import ENV, KeyLookup, KeyStore
 from studio.agent.profiles import PROFILES
-from studio.concurrency import off_loop
-from studio.ui.agent_bridge import (
+from studio.agent.providers import (
     LOCAL_SERVERS,
-    AgentConfig,
     LocalServer,
-    TaskKeeper,
-    key_account,
+    check_connection,
     probe_local_servers,
-    save_config,
-    test_connection,
 )
+from studio.concurrency import TaskOwner, off_loop
 
 PROFILE_LABELS = {
     "openai": "OpenAI",
@@ -67,7 +64,7 @@ class AgentSettingsDialog(QDialog):
         config: AgentConfig,
         *,
         http: httpx.AsyncClient,
-        keys: KeyStore | None = None,
+        keys: KeyStore,
         local_candidates: tuple[tuple[str, str], ...] = LOCAL_SERVERS,
         probe: bool = True,
         probe_seconds: float = 0.5,
@@ -78,8 +75,8 @@ class AgentSettingsDialog(QDialog):
         self.setWindowTitle("Agent settings")
         self.setModal(False)
         self._http = http
-        self._keys = keys or KeyStore()
-        self._tasks = TaskKeeper()
+        self._keys = keys
+        self._tasks = TaskOwner("agent settings")
         self._candidates = local_candidates
         self._probe_seconds = probe_seconds  # loopback answers fast; nobody waits long for a probe
         self.local_servers: list[LocalServer] = []
@@ -159,7 +156,7 @@ class AgentSettingsDialog(QDialog):
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         if probe:
-            self._tasks.spawn(self.probe_local())
+            self._tasks.spawn(self.probe_local(), label="local model probe")
 
     # -- values ------------------------------------------------------------------------------
     def _load(self, config: AgentConfig) -> None:
@@ -199,7 +196,9 @@ class AgentSettingsDialog(QDialog):
         self.remove_key.setEnabled(False)
         if self._key_check is not None:
             self._key_check.cancel()
-        self._key_check = self._tasks.spawn(self._check_key(key_account(self.config())))
+        self._key_check = self._tasks.spawn(
+            self._check_key(key_account(self.config())), label="keychain check"
+        )
 
     async def _check_key(self, account: str) -> None:
         try:
@@ -238,7 +237,7 @@ class AgentSettingsDialog(QDialog):
     def save(self) -> None:
         """Save (the key goes to the keychain off the GUI thread; `saved` follows)."""
         self.save_button.setEnabled(False)
-        self._tasks.spawn(self._save())
+        self._tasks.spawn(self._save(), label="save agent settings")
 
     async def _save(self) -> None:
         config = self.config()
@@ -263,14 +262,14 @@ class AgentSettingsDialog(QDialog):
 
     def _remove_key(self) -> None:
         self.remove_key.setEnabled(False)
-        self._tasks.spawn(self._delete_key(key_account(self.config())))
+        self._tasks.spawn(self._delete_key(key_account(self.config())), label="remove key")
 
     async def _delete_key(self, account: str) -> None:
         await self._keys.adelete(account)
         self._refresh_profile()
 
     def _test_clicked(self) -> None:
-        self._tasks.spawn(self.test_connection())
+        self._tasks.spawn(self.test_connection(), label="test connection")
 
     async def test_connection(self) -> None:
         config = self.config()
@@ -278,7 +277,7 @@ class AgentSettingsDialog(QDialog):
         self.test_result.setText("Testing…")
         key = self.key_text() or (await self._keys.aget(key_account(config))).key
         try:
-            result = await test_connection(self._http, config.resolved_base_url(), key)
+            result = await check_connection(self._http, config.resolved_base_url(), key)
         finally:
             self.test_button.setEnabled(True)
         self.test_result.setText(("✓ " if result.ok else "✗ ") + result.message)
@@ -321,6 +320,14 @@ class AgentSettingsDialog(QDialog):
 
     def shutdown(self) -> None:
         self._tasks.cancel_all()
+
+    async def aclose(self) -> None:
+        """Cancel what still runs and wait for it (the studio's shutdown)."""
+        await self._tasks.aclose()
+
+    async def idle(self) -> None:
+        """Wait for the keychain, probe and save work started so far (tests)."""
+        await self._tasks.idle()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._tasks.cancel_all()

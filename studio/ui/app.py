@@ -1,8 +1,12 @@
 """`proto-studio [FILE]`: the composition root of the studio window (QApplication + qasync loop).
 
-Clients (library, settings, platform registry, consent broker) are built here and passed in.
-`--smoke-test` opens a template, waits for the first painted frame, prints "smoke ok" and exits 0
-(CI runs it on the packaged build); `--screenshot PNG` saves a grab of the window after the first
+Every client is built here, once, and passed in: the library, the UI settings, the workspace,
+the platform registry and consent broker, and (right after the first preview frame) the
+keychain store, the one HTTP client, the model source, the agent settings (read off the GUI
+thread) and the device manager. `compose` and `Studio.attach_extras` are also what the tests'
+studio fixture builds through. `--smoke-test` opens FILE or a template, waits for the first
+painted frame, runs the checks of `studio.ui.smoke`, prints "smoke ok" and exits 0 (the packaging
+scripts run it on the builds); `--screenshot PNG` saves a grab of the window after the first
 painted frame and exits.
 """
 
@@ -13,14 +17,26 @@ import asyncio
 import contextlib
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.concurrency import off_loop
 
 if TYPE_CHECKING:
+    import httpx
+
+    from studio.agent.keys import KeyStore
+    from studio.agent.providers import ModelSource
+    from studio.device.adb import Adb
+    from studio.library.store import Library
+    from studio.ui.agent_sheet import AgentSheet
+    from studio.ui.controller import StudioController
+    from studio.ui.devices import DeviceManager
+    from studio.ui.identity import FileOpens
     from studio.ui.main_window import MainWindow
     from studio.ui.settings import UiSettings
+    from studio.workspace import Workspace
 
 #: How long `--smoke-test`/`--screenshot` wait for the first frame before failing.
 FIRST_FRAME_TIMEOUT = 60.0
@@ -34,7 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--smoke-test",
         action="store_true",
-        help="open a template, wait for the first painted frame, print 'smoke ok', exit",
+        help="open FILE or a template, check the preview, icon font, mirror decoding and "
+        "licences, print 'smoke ok', exit",
     )
     parser.add_argument(
         "--screenshot", type=Path, help="save the window as PNG after first paint, exit"
@@ -54,6 +71,7 @@ def run_studio(argv: Sequence[str]) -> int:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from studio.ui.identity import identify
     from studio.ui.main_window import MainWindow
     from studio.ui.settings import UiSettings
     from studio.ui.theme import follow_system
@@ -69,6 +87,7 @@ def run_studio(argv: Sequence[str]) -> int:
     launch = Launch(args.file, one_shot=bool(args.smoke_test or args.screenshot))
     if launch.exit_code is not None:  # FILE went to the studio already open on this library
         return launch.exit_code
+    file_opens = identify(app)  # icon, version, desktop entry; files the OS asks us to open
     follow_system(app)
     from studio.ui.gc import GuiThreadCollector
 
@@ -78,7 +97,7 @@ def run_studio(argv: Sequence[str]) -> int:
     # Paint the window first (panels, menus, remembered layout), then load what is slow: the
     # asyncio loop, the library and the preview's Qt Quick scene (see benchmarks/bench_startup.py).
     settings = UiSettings()
-    window = MainWindow(None, settings)
+    window = MainWindow(settings)
     first_paint = _first_paint_filter()(window)
     window.installEventFilter(first_paint)
     window.show()
@@ -95,7 +114,7 @@ def run_studio(argv: Sequence[str]) -> int:
     loop = StudioEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
-        return int(loop.run_until_complete(_main(args, window, settings, launch)))
+        return int(loop.run_until_complete(_main(args, window, settings, launch, file_opens)))
     finally:
         launch.close()
         loop.run_until_complete(loop.shutdown_asyncgens())
@@ -104,31 +123,28 @@ def run_studio(argv: Sequence[str]) -> int:
 
 
 async def _main(
-    args: argparse.Namespace, window: MainWindow, settings: UiSettings, launch: Any
+    args: argparse.Namespace,
+    window: MainWindow,
+    settings: UiSettings,
+    launch: Any,
+    file_opens: FileOpens,
 ) -> int:
-    from studio.library.store import Library
-    from studio.ui.controller import StudioController
-
-    # The composition root: every client is built once, here, and passed in.
-    library = await off_loop(Library)
-    platform = PlatformServices(window)
-    controller = StudioController(library, settings, host_factory=platform.host_for)
     # Phones over adb (adbutils loads off the GUI thread); not for one-shot smoke/screenshot runs,
     # which must not leave an adb server behind.
     one_shot = args.smoke_test or args.screenshot
     adb = None if one_shot else await off_loop(_adb_client)
-    window.attach(controller, adb=adb, extras=False)
-    window.set_permissions_source(platform.broker)
+    studio = await compose(window, settings, adb=adb)
     closed = asyncio.Event()
     window.closing.connect(closed.set)
-    first_frame = _first_frame(window, controller)
-    controller.start(args.file)
+    first_frame = _first_frame(window, studio.controller)
+    studio.controller.start(args.file)
+    file_opens.deliver(studio.controller.import_files)
     # The agent sheet and device mode come right after the first preview frame (their imports
     # would otherwise delay it by ~0.3 s), or after a few seconds when nothing opens.
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.shield(first_frame), FIRST_PAINT_WAIT * 2)
-    window.attach_extras(adb)
-    launch.serve(window, controller.import_files)  # what later launches hand over
+    await studio.attach_extras()
+    launch.serve(window, studio.controller.import_files)  # what later launches hand over
     # The validator's generated checks are compiled off the GUI thread, before the first edit.
     from studio.spec.validator import warm_up
 
@@ -136,25 +152,125 @@ async def _main(
     rc = 0
     try:
         if args.smoke_test or args.screenshot:
-            rc = await _until_first_frame(first_frame, window, args)
+            rc = await _until_first_frame(first_frame, window, studio.controller, args)
             window.close()
         else:
             await closed.wait()
     finally:
         await warm_up_task
-        await window.agent_sheet.aclose()
-        await window.devices.aclose()
-        await controller.aclose()
-        platform.close()
+        await studio.aclose()
         window.deleteLater()  # before the QApplication goes: QML must not outlive its context
         await asyncio.sleep(0)
     return rc
+
+
+@dataclass
+class Studio:
+    """The studio's object graph as the composition root builds it (the app and the tests)."""
+
+    window: MainWindow
+    settings: UiSettings
+    library: Library
+    workspace: Workspace
+    controller: StudioController
+    platform: PlatformServices
+    adb: Adb | None = None
+    keys: KeyStore | None = None
+    http: httpx.AsyncClient | None = None
+    models: ModelSource | None = None
+    devices: DeviceManager | None = None
+    closed: bool = False
+
+    @property
+    def sheet(self) -> AgentSheet:
+        if self.window.agent_sheet is None:
+            raise RuntimeError("the agent sheet is attached after the first frame")
+        return self.window.agent_sheet
+
+    async def attach_extras(
+        self,
+        *,
+        keys: KeyStore | None = None,
+        models: ModelSource | None = None,
+        save_snapshots: bool = True,
+    ) -> None:
+        """Device mode and the agent sheet: the keychain store, the one HTTP client, the model
+        source (default: the configured provider) and the agent settings (read off the GUI
+        thread), and the device manager on the window's preview pane."""
+        from studio.agent.clients import default_http_client
+        from studio.agent.config import load_config
+        from studio.agent.keys import KeyStore
+        from studio.agent.providers import ProviderModels
+        from studio.ui.agent_sheet import AgentServices
+        from studio.ui.devices import DeviceManager
+
+        self.keys = keys or KeyStore()
+        # Built in a worker thread: the client's transport imports httpcore (~0.1 s).
+        self.http = await off_loop(default_http_client)
+        self.models = models or ProviderModels(self.keys, self.http)
+        config, warning = await off_loop(load_config)
+        workspace = self.workspace
+
+        def entry_id() -> str | None:
+            document = workspace.document
+            return document.entry_id if document is not None else None
+
+        self.devices = DeviceManager(
+            self.window.preview_pane, self.adb, self.window, library=self.library, entry_id=entry_id
+        )
+        services = AgentServices(
+            self.models, self.keys, self.http, config, warning, save_snapshots=save_snapshots
+        )
+        self.window.attach_extras(self.devices, services)
+
+    async def aclose(self) -> None:
+        """Close in the app's order: the agent sheet, device mode, the controller (its tasks and
+        platform calls), the HTTP client, the platform services. Once."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.window.agent_sheet is not None:
+            await self.window.agent_sheet.aclose()
+        if self.devices is not None:
+            await self.devices.aclose()
+        await self.controller.aclose()
+        if self.http is not None:
+            await self.http.aclose()
+        self.platform.close()
+        self.settings.flush()
 
 
 def _adb_client() -> Any:
     from studio.device.adb import Adb
 
     return Adb()
+
+
+async def compose(
+    window: MainWindow,
+    settings: UiSettings,
+    *,
+    library: Library | None = None,
+    adb: Adb | None = None,
+    host_factory: Callable[[str], Any] | None = None,
+) -> Studio:
+    """Build the studio's core graph (library, workspace, platform services, controller) and
+    attach the window to it. `library` default: the user's, opened off the GUI thread;
+    `host_factory` default: the platform services' hosts."""
+    from studio.library.store import Library
+    from studio.ui.controller import StudioController
+    from studio.workspace import Workspace
+
+    if library is None:
+        library = await off_loop(Library)
+    workspace = Workspace()
+    platform = PlatformServices(window)
+    controller = StudioController(
+        library, settings, workspace, host_factory=host_factory or platform.host_for
+    )
+    window.attach(controller)
+    window.set_permissions_source(platform.broker)
+    return Studio(window, settings, library, workspace, controller, platform, adb)
 
 
 class PlatformServices:
@@ -206,6 +322,10 @@ class PlatformServices:
         """The consent broker (Settings > Platform permissions lists and revokes its grants)."""
         return self._build()[1]
 
+    def consent_ui(self) -> Any:
+        """The Qt consent dialogs' owner (its `dialog_opened` signal names each new dialog)."""
+        return self._build()[2]
+
     def close(self) -> None:
         if self._built is not None:
             self._built[2].close()
@@ -252,22 +372,17 @@ def _first_frame(window: MainWindow, controller: Any) -> asyncio.Future[None]:
 
 
 async def _until_first_frame(
-    first_frame: asyncio.Future[None], window: MainWindow, args: argparse.Namespace
+    first_frame: asyncio.Future[None], window: MainWindow, controller: Any, args: argparse.Namespace
 ) -> int:
     try:
         await asyncio.wait_for(first_frame, FIRST_FRAME_TIMEOUT)
     except TimeoutError:
         print(f"proto-studio: no frame painted within {FIRST_FRAME_TIMEOUT:g} s", file=sys.stderr)
         return 1
-    if args.smoke_test:
-        from studio.preview.icons import font_path
+    if args.smoke_test:  # what a packaged build must carry (studio.ui.smoke lists the checks)
+        from studio.ui.smoke import run_checks
 
-        try:  # the shipped resources a packaged build must carry (the icon font, templates)
-            font_path()
-        except FileNotFoundError as exc:
-            print(f"proto-studio: {exc}", file=sys.stderr)
-            return 1
-        print("smoke ok", flush=True)
+        return await run_checks(window, controller)
     if args.screenshot:
         await asyncio.sleep(0.5)  # let the rest of the window settle (docks, thumbnails)
         image = window.grab()

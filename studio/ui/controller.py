@@ -1,8 +1,10 @@
 """The studio's commands: open, import, export, library edits, undo/redo, thumbnails, platform calls.
 
-The window only wires widgets to this controller. Library reads and writes run on one lane
-(`studio.concurrency.Lane`: one worker thread, so they never block the GUI thread and never
-overlap); every asyncio task is kept and cancelled by `aclose()`. Results reach the widgets as Qt signals.
+The window only wires widgets to this controller. What is shown belongs to the workspace
+(`studio.workspace.Workspace`): the controller opens documents in it and forwards its typed
+events to the views as Qt signals; it never writes into a view itself. Library reads and writes
+run on one lane (`studio.concurrency.Lane`: one worker thread, so they never block the GUI
+thread and never overlap); every asyncio task is kept by a `TaskOwner` and cancelled by `aclose()`.
 """
 
 from __future__ import annotations
@@ -16,15 +18,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QImage, QWindow
+from PySide6.QtGui import QGuiApplication, QImage
 
-from studio.concurrency import Lane
-from studio.document import Document, DocumentChange
+from studio.concurrency import Lane, TaskOwner
+from studio.document import Document
 from studio.library.entries import LibraryEntry
 from studio.library.errors import LibraryError
 from studio.library.revisions import RevisionLog
 from studio.library.templates import Template, list_templates
-from studio.ui.main_window import APP_TITLE
+from studio.ui.scenes import render_steps
+from studio.ui.texts import APP_TITLE, one_line
+from studio.workspace import (
+    DocumentEdited,
+    DocumentOpened,
+    ReviewChanged,
+    SelectionChanged,
+    ShownChanged,
+    Workspace,
+    WorkspaceEvent,
+)
+from studio.workspace.events import expanded
 
 if TYPE_CHECKING:
     from studio.library.store import Library
@@ -45,11 +58,6 @@ BACKFILL_DELAY = 0.5
 BACKFILL_STEP = 0.02
 
 
-def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= 300 else text[:299] + "…"
-
-
 def png_bytes(image: QImage) -> bytes:
     """Encode a QImage as PNG in memory (GUI thread; no file I/O)."""
     data = QByteArray()
@@ -67,22 +75,9 @@ def thumbnail_png(image: QImage) -> bytes:
     )
 
 
-def _show_out_of_sight(view: QWindow) -> None:
-    """Show a helper window where the user never sees it: off screen, not in the task bar, never
-    focused, and (a tool tip) never counted as the last window closing (which would quit)."""
-    view.setFlags(
-        Qt.WindowType.ToolTip
-        | Qt.WindowType.FramelessWindowHint
-        | Qt.WindowType.WindowTransparentForInput
-        | Qt.WindowType.WindowDoesNotAcceptFocus
-    )
-    view.setPosition(-20000, -20000)
-    view.show()
-
-
 class StudioController(QObject):
-    """Owns the open Document and drives the library. Methods are plain slots that start tracked
-    tasks; `idle()` waits for them (tests, shutdown)."""
+    """Opens documents in the workspace, forwards its events, and drives the library. Methods are
+    plain slots that start tracked tasks; `idle()` waits for them (tests, shutdown)."""
 
     titleChanged = Signal(str)
     statusMessage = Signal(str)
@@ -90,14 +85,14 @@ class StudioController(QObject):
     entriesChanged = Signal(list)  # list[LibraryEntry], newest first
     templatesChanged = Signal(list)  # list[Template]
     thumbnailReady = Signal(str, bytes)  # entry id, PNG
-    documentOpened = Signal(object)  # Document
-    outlineChanged = Signal(dict)  # the authored spec, for the tree
-    previewOpened = Signal(dict)  # expanded spec, new runtime state
-    previewChanged = Signal(dict, list)  # expanded spec, changed addresses (state kept)
-    changedNodes = Signal(list)  # addresses the last revision changed
-    selectionChanged = Signal(str)  # address or ""
-    inspectorTarget = Signal(object, object)  # Document | None, address | None
+    documentOpened = Signal(object)  # Document (another prototype is open)
+    workspaceEvent = Signal(object)  # every studio.workspace.WorkspaceEvent, in order
+    shownChanged = Signal(object)  # Shown: what the preview and the tree show
+    selectionChanged = Signal(object)  # Selection
+    reviewChanged = Signal(object)  # Review | None
+    inspectorTarget = Signal(object, object)  # Workspace, address | None
     revisionsChanged = Signal(object)  # RevisionLog | None
+    documentShown = Signal(dict)  # the open document, expanded (a phone shows the document)
     deleteUndoable = Signal(str)  # name of the prototype that can be restored ("" = no more)
     recentFilesChanged = Signal(list)  # list[str]
     documentClosed = Signal()  # no prototype is open any more (e.g. the open one was deleted)
@@ -106,6 +101,7 @@ class StudioController(QObject):
         self,
         library: Library,
         settings: UiSettings,
+        workspace: Workspace,
         *,
         host_factory: Callable[[str], PlatformHost] | None = None,
         parent: QObject | None = None,
@@ -113,24 +109,30 @@ class StudioController(QObject):
         super().__init__(parent)
         self.library = library
         self.settings = settings
+        self.workspace = workspace
         self._host_factory = host_factory
         self._host: PlatformHost | None = None
         self._preview: PreviewWidget | None = None
         self._lane = Lane("library")
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = TaskOwner("studio controller", report=self._report)
         self._thumbnail_task: asyncio.Task[None] | None = None
-        self._unsubscribe: Callable[[], None] | None = None
+        self._thumbnail_pending = False  # an edit's thumbnail waits until the document is shown
         self._last_deleted: list[LibraryEntry] = []
         self._closed = False
-        self.document: Document | None = None
         self.templates: list[Template] = []
         self.thumbnail_delay = THUMBNAIL_DELAY
         #: Draw missing thumbnails in the background after start-up (tests may turn it off).
         self.backfill_thumbnails = True
         self.backfill_delay = BACKFILL_DELAY
-        #: Kept apart from `_tasks` so `idle()` does not wait for it; cancelled by `aclose()`.
+        #: Not waited for by `idle()`; cancelled by `aclose()`.
         self.backfill_task: asyncio.Task[None] | None = None
         self._started = False
+        self._unsubscribe = workspace.subscribe(self._on_workspace)
+
+    @property
+    def document(self) -> Document | None:
+        """The open prototype (the workspace's)."""
+        return self.workspace.document
 
     # ------------------------------------------------------------------ plumbing
 
@@ -140,21 +142,13 @@ class StudioController(QObject):
 
     def spawn(self, coro: Coroutine[Any, Any, T], *, label: str = "") -> asyncio.Task[T | None]:
         """Start a tracked task; an exception becomes a one-line error in the status bar."""
-        task = asyncio.get_event_loop().create_task(self._guard(coro, label))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+        return self._tasks.spawn(coro, label=label)
 
-    async def _guard(self, coro: Coroutine[Any, Any, T], label: str) -> T | None:
-        try:
-            return await coro
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # every command failure is shown, never lost
-            if not isinstance(exc, (LibraryError, OSError, ValueError)):
-                log.exception("%s failed", label or "command")
-            self._error(f"{label}: {one_line(exc)}" if label else one_line(exc))
-            return None
+    def _report(self, label: str, exc: BaseException) -> None:
+        """Every command failure is shown, never lost (and logged when it is not the user's)."""
+        if not isinstance(exc, (LibraryError, OSError, ValueError)):
+            log.error("%s failed", label or "command", exc_info=exc)
+        self._error(f"{label}: {one_line(exc)}" if label else one_line(exc))
 
     async def _io(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking library/file work on the library thread."""
@@ -162,24 +156,13 @@ class StudioController(QObject):
 
     async def idle(self) -> None:
         """Wait until every task started so far (and those they start) has finished."""
-        while True:
-            pending = [t for t in self._tasks if not t.done()]
-            if not pending:
-                return
-            await asyncio.gather(*pending, return_exceptions=True)
+        await self._tasks.idle()
 
     async def aclose(self) -> None:
         """Cancel every task and platform call; persist nothing half-way (writes are atomic)."""
         self._closed = True
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        tasks = list(self._tasks)
-        if self.backfill_task is not None:
-            tasks.append(self.backfill_task)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        self._unsubscribe()
+        await self._tasks.aclose()
         if self._host is not None:
             await self._host.aclose()
             self._host = None
@@ -209,8 +192,8 @@ class StudioController(QObject):
         """(Re)start the background thumbnail renders unless they run or are off."""
         running = self.backfill_task is not None and not self.backfill_task.done()
         if self.backfill_thumbnails and self._started and not self._closed and not running:
-            self.backfill_task = asyncio.get_event_loop().create_task(
-                self._guard(self._backfill(), "Thumbnails")
+            self.backfill_task = self._tasks.spawn(
+                self._backfill(), label="Thumbnails", track=False
             )
 
     async def _start_library(self, file: Path | None) -> None:
@@ -262,73 +245,69 @@ class StudioController(QObject):
         revisions = await self._io(self.library.load_revisions, entry_id)
         if revisions is None or revisions.current != spec:
             revisions = RevisionLog(spec)
-        await self._set_document(
-            Document(spec, name=entry.name, entry_id=entry.id, revisions=revisions)
-        )
+        if self._host is not None:  # its calls and event sources end with the prototype
+            await self._host.aclose()
+            self._host = None
+        self.workspace.open(Document(spec, name=entry.name, entry_id=entry.id, revisions=revisions))
         self.settings.set_value("library/last", entry.id)
         if not entry.thumbnail:
             self._schedule_thumbnail()
 
-    async def _set_document(self, document: Document) -> None:
-        from studio.spec import expand
+    # ------------------------------------------------------------------ the workspace
 
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-        if self._host is not None:
-            await self._host.aclose()
-            self._host = None
-        self.document = document
-        self._unsubscribe = document.subscribe(self._on_change)
-        self.titleChanged.emit(f"{APP_TITLE} — {document.name}")
-        self.documentOpened.emit(document)
-        self.outlineChanged.emit(document.spec)
-        self.previewOpened.emit(expand(document.spec))
-        await self._sync_events()
-        self.revisionsChanged.emit(document.revisions)
-        self.changedNodes.emit([])
-        self.selectionChanged.emit("")
-        self.inspectorTarget.emit(document, None)
+    def _on_workspace(self, event: WorkspaceEvent) -> None:
+        """Forward the workspace's events to the views, and do what follows from an edit (save,
+        thumbnail, the platform modules' event sources)."""
+        self.workspaceEvent.emit(event)
+        match event:
+            case ShownChanged(shown=shown):
+                self.shownChanged.emit(shown)
+                self.inspectorTarget.emit(self.workspace, self.workspace.selection.primary)
+            case SelectionChanged(selection=selection):
+                self.selectionChanged.emit(selection)
+                self.inspectorTarget.emit(self.workspace, selection.primary)
+            case ReviewChanged(review=review, reason=reason):
+                self.reviewChanged.emit(review)
+                if reason == "stale" and review is not None:
+                    self._status(f"The agent's draft no longer applies: {review.problem}")
+                if review is None and self._thumbnail_pending:
+                    self._schedule_thumbnail()
+            case DocumentOpened(document=document):
+                if document is None:
+                    self.titleChanged.emit(APP_TITLE)
+                    self.documentClosed.emit()
+                    self.revisionsChanged.emit(None)
+                    return
+                self.titleChanged.emit(f"{APP_TITLE} — {document.name}")
+                self.documentOpened.emit(document)
+                self.documentShown.emit(expanded(document.spec))
+                self.revisionsChanged.emit(document.revisions)
+                self.spawn(self._sync_events(), label="Platform events")
+            case DocumentEdited(document=document, kind=kind, revision=revision):
+                self.documentShown.emit(expanded(document.spec))
+                self.revisionsChanged.emit(document.revisions)
+                self.spawn(self._sync_events(), label="Platform events")  # requires may change
+                verb = {"revision": "Applied", "undo": "Undid", "redo": "Redid"}[kind]
+                self._status(f"{verb}: {revision.summary if revision else ''}")
+                self.spawn(self._persist(document), label="Save")
+                self._schedule_thumbnail()
 
     # ------------------------------------------------------------------ document edits
 
     def select(self, address: str) -> None:
-        """From the tree or a click in the preview (edit mode)."""
-        if self.document is not None:
-            self.document.select(address or None)
+        """From the tree or a click in the preview (edit mode); "" clears."""
+        if address:
+            self.workspace.select(address)
+        else:
+            self.workspace.select()
 
     def undo(self) -> None:
-        if self.document is None or self.document.undo() is None:
+        if self.workspace.undo() is None:
             self._status("Nothing to undo")
 
     def redo(self) -> None:
-        if self.document is None or self.document.redo() is None:
+        if self.workspace.redo() is None:
             self._status("Nothing to redo")
-
-    def _on_change(self, change: DocumentChange) -> None:
-        document = self.document
-        if document is None:
-            return
-        if change.kind == "selection":
-            address = document.selection or ""
-            self.selectionChanged.emit(address)
-            self.inspectorTarget.emit(document, document.selection)
-            return
-        from studio.spec import expand
-
-        changed = list(change.changed)
-        self.outlineChanged.emit(document.spec)
-        self.previewChanged.emit(expand(document.spec), changed)
-        self.spawn(self._sync_events(), label="Platform events")  # requires.platform may change
-        self.changedNodes.emit(changed)
-        self.revisionsChanged.emit(document.revisions)
-        selection = document.selection
-        self.selectionChanged.emit(selection or "")
-        self.inspectorTarget.emit(document, selection)
-        summary = change.revision.summary if change.revision else ""
-        verb = {"revision": "Applied", "undo": "Undid", "redo": "Redid"}.get(change.kind, "")
-        self._status(f"{verb}: {summary}")
-        self.spawn(self._persist(document), label="Save")
-        self._schedule_thumbnail()
 
     async def _persist(self, document: Document) -> None:
         """Store the current spec and the revision log (a snapshot taken on the GUI thread)."""
@@ -359,6 +338,10 @@ class StudioController(QObject):
         document, preview = self.document, self._preview
         if document is None or document.entry_id is None or preview is None:
             return
+        if self.workspace.shown.source != "document":
+            self._thumbnail_pending = True  # the preview shows a draft: draw it after the review
+            return
+        self._thumbnail_pending = False
         image = preview.grab_image()
         if image.isNull():
             return
@@ -392,15 +375,7 @@ class StudioController(QObject):
                     if scene is None:
                         scene = HeadlessScene()
                         await asyncio.sleep(BACKFILL_STEP)
-                    scene.load(spec, "light", visible=False)
-                    for _ in range(3):  # bindings, layout, image loads
-                        await asyncio.sleep(BACKFILL_STEP)
-                    image = scene.grab_now()
-                    if image.isNull() and not scene.view.isVisible():
-                        # This backend cannot grab a hidden window: show it out of sight.
-                        _show_out_of_sight(scene.view)
-                        await asyncio.sleep(BACKFILL_STEP)
-                        image = scene.grab_now()
+                    image = await render_steps(scene, spec, "light")
                     if image.isNull():
                         raise ValueError("the scene produced no image")
                     data = await self._io(thumbnail_png, image)
@@ -417,8 +392,7 @@ class StudioController(QObject):
 
     async def _until_commands_idle(self) -> None:
         """Wait (without cancelling them) until no command task is running."""
-        while pending := [t for t in self._tasks if not t.done()]:
-            await asyncio.wait(pending)
+        await self._tasks.idle()
 
     # ------------------------------------------------------------------ imports
 
@@ -544,8 +518,9 @@ class StudioController(QObject):
             self._error(f"Rename failed: {one_line(exc)}")
             await self._refresh_entries()  # put the old name back in the list
             return
-        if self.document is not None and self.document.entry_id == entry_id:
-            self.document.name = entry.name
+        document = self.document
+        if document is not None and document.entry_id == entry_id:
+            document.name = entry.name
             self.titleChanged.emit(f"{APP_TITLE} — {entry.name}")
         await self._refresh_entries()
         self._status(f"Renamed to {entry.name}")
@@ -579,18 +554,10 @@ class StudioController(QObject):
         self._status(f"Restored {restored.name}")
 
     def _clear_document(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        self.document = None
         if self._host is not None:  # its calls and event sources end with the prototype
             host, self._host = self._host, None
             self.spawn(host.aclose(), label="Close")
-        self.titleChanged.emit(APP_TITLE)
-        self.documentClosed.emit()
-        self.outlineChanged.emit({})
-        self.revisionsChanged.emit(None)
-        self.inspectorTarget.emit(None, None)
+        self.workspace.open(None)
 
     # ------------------------------------------------------------------ platform calls
 
@@ -602,7 +569,9 @@ class StudioController(QObject):
         runtime = self._preview.runtime if self._preview is not None else None
         if document is None or runtime is None or document.entry_id is None:
             return
-        required = _required_platform(document.spec)
+        from studio.platform.requires import required_modules
+
+        required = required_modules(document.spec)
         if self._host is None:
             if not required or self._host_factory is None:
                 return  # most prototypes: no host, no registry built
@@ -630,12 +599,6 @@ class StudioController(QObject):
         # (a click delivered before the loop resumes), so the task is started and kept here.
         self.spawn(self._host.run(runtime, request), label=str(request.call))
         self._status(f"Platform call: {request.call}")
-
-
-def _required_platform(spec: dict[str, Any]) -> list[str]:
-    requires = spec.get("requires")
-    found = requires.get("platform") if isinstance(requires, dict) else None
-    return [m for m in found if isinstance(m, str)] if isinstance(found, list) else []
 
 
 def _spec_bytes(spec: dict[str, Any]) -> bytes:

@@ -180,10 +180,11 @@ class DeviceManager(QObject):
     """Ties the picker, the watcher, the device page and one DeviceSession to the preview pane.
 
     `show_spec`/`clear_spec` follow the open prototype (the window connects them to the
-    controller); the open entry's assets go to the phone with it, read from `library` (default:
-    the parent window's controller's), and the preview's Light/Dark/System choice follows as the
-    show's `appearance`. `releases` is where AutoMobile's downloads come from (default: GitHub).
-    Every task is kept and `aclose()` stops everything."""
+    controller); the open entry's assets go to the phone with it, read from `library`, and the
+    preview's Light/Dark/System choice follows as the show's `appearance`. `library` and
+    `entry_id()` (the open entry) come from the composition root. `releases` is where
+    AutoMobile's downloads come from (default: GitHub). Every task is kept and `aclose()` stops
+    everything."""
 
     statusMessage = Signal(str)
     errorMessage = Signal(str)
@@ -196,17 +197,14 @@ class DeviceManager(QObject):
         parent: QObject | None = None,
         *,
         library: Library | None = None,
-        entry_id: Callable[[], str | None] | None = None,
+        entry_id: Callable[[], str | None] = lambda: None,
         releases: Releases | None = None,
     ) -> None:
         super().__init__(parent)
         self.pane = pane
         self.adb = adb
-        controller = getattr(parent, "controller", None)  # the window's StudioController
-        self.library: Library | None = library or getattr(controller, "library", None)
-        self._entry_id = entry_id or (
-            lambda: getattr(getattr(controller, "document", None), "entry_id", None)
-        )
+        self.library = library
+        self._entry_id = entry_id
         self.releases = releases or _default_releases()
         self._told_theme: set[str] = set()  # serials told they follow their own theme
         self._theme_note = ""  # that, for the next "Showing ..." message

@@ -1,14 +1,15 @@
 """The inspector: a form for the selected node's common fields and its JSON, both editable.
 
-Every edit becomes one validated revision on the Document; an invalid edit shows the error path
-and message inline and changes nothing.
+It shows the node as the workspace shows it (the draft while one is under review). Every edit
+goes through `Workspace.edit_node` and becomes one validated revision of the document; an invalid
+edit, or one the review refuses, shows the reason inline in one line and changes nothing.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
@@ -24,7 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.document import Document
+if TYPE_CHECKING:
+    from studio.workspace import Workspace
 
 # The text-like field a designer edits most, per node type.
 TEXT_FIELDS = ("text", "label", "title", "headline", "placeholder", "supporting")
@@ -40,14 +42,15 @@ VARIANTS: dict[str, list[str]] = {
 
 
 class InspectorPanel(QWidget):
-    """Edits the node at `address` of a Document. Emits `edited(summary)` after a revision lands."""
+    """Edits the shown node at `address` of a Workspace. Emits `edited(summary)` after a revision
+    lands."""
 
     edited = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("inspector")
-        self._document: Document | None = None
+        self._workspace: Workspace | None = None
         self._address: str | None = None
         self._node: dict[str, Any] | None = None
 
@@ -95,19 +98,17 @@ class InspectorPanel(QWidget):
             edit.returnPressed.connect(self.apply_form)
         self.show_node(None, None)
 
-    def show_node(self, document: Document | None, address: str | None) -> None:
-        """Show the node at `address` (None clears the panel)."""
-        self._document = document
+    def show_node(self, workspace: Workspace | None, address: str | None) -> None:
+        """Show the shown node at `address` (None clears the panel)."""
+        self._workspace = workspace
         self._address = address
         self._node = None
         self.error.hide()
-        if document is not None and address:
-            from studio.spec.outline import read_node
-
-            try:
-                self._node = read_node(document.spec, address)
-            except ValueError:
-                self._node = None
+        if workspace is not None and address:
+            self._node = workspace.node(address)
+            locked = workspace.locked(address)
+            if locked:
+                self._show_error(locked)
         node = self._node
         enabled = node is not None
         self.tabs.setEnabled(enabled)
@@ -167,32 +168,23 @@ class InspectorPanel(QWidget):
         self._commit(node, "JSON")
 
     def _commit(self, node: dict[str, Any], how: str) -> None:
-        document, address = self._document, self._address
-        if document is None or address is None or node == self._node:
+        workspace, address = self._workspace, self._address
+        if workspace is None or address is None or node == self._node:
             return
         from studio.spec.errors import SpecError
         from studio.spec.patch import PatchError
+        from studio.workspace import ReviewConflict
 
         summary = f"Edit {node.get('id') or node.get('type')} ({how})"
         try:
-            if address == "root":
-                spec = copy.deepcopy(document.spec)
-                spec["root"] = node
-                document.replace_spec(spec, author="user", summary=summary)
-            else:
-                document.apply_ops(
-                    [{"op": "replaceNode", "address": address, "node": node}],
-                    author="user",
-                    summary=summary,
-                )
-        except PatchError as exc:
+            workspace.edit_node(address, node, summary=summary)
+        except ReviewConflict as exc:
+            self._show_error(str(exc))
+            return
+        except (PatchError, SpecError) as exc:
             self._show_error(f"{exc.path}: {exc.message}")
             return
-        except SpecError as exc:
-            self._show_error(f"{exc.path}: {exc.message}")
-            return
-        new_address = str(node["id"]) if node.get("id") else address
-        self.show_node(document, new_address)
+        self.show_node(workspace, str(node["id"]) if node.get("id") else address)
         self.edited.emit(summary)
 
     def _show_error(self, text: str) -> None:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.ui import commands
+from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
 from studio.ui.inspector import InspectorPanel
 from studio.ui.library_panel import LibraryPanel
@@ -29,14 +30,15 @@ from studio.ui.preview_pane import PreviewPane
 from studio.ui.revisions_panel import RevisionsPanel
 from studio.ui.settings import UiSettings
 from studio.ui.spec_tree import SpecTreePanel
+from studio.ui.texts import APP_TITLE
 
 if TYPE_CHECKING:
-    from studio.device.adb import Adb
     from studio.platform.consent import ConsentBroker
+    from studio.ui.agent_sheet import AgentServices, AgentSheet
     from studio.ui.controller import StudioController
+    from studio.ui.devices import DeviceManager
     from studio.ui.permissions import PermissionsDialog
 
-APP_TITLE = "Proto Studio"
 AGENT_PLACEHOLDER = "The agent sheet goes here (describe a change, review the draft, apply)."
 
 
@@ -45,66 +47,55 @@ class MainWindow(QMainWindow):
 
     closing = Signal()
 
-    def __init__(
-        self,
-        controller: StudioController | None,
-        settings: UiSettings,
-        *,
-        adb: Adb | None = None,
-    ) -> None:
-        """With a controller the window is complete at once. Without one (start-up) it is a
-        shell that can paint first; `attach(controller)` then builds the preview and wires."""
+    def __init__(self, settings: UiSettings) -> None:
+        """A shell that can paint first (start-up); `attach(controller)` then builds the preview
+        and wires it, `attach_extras(...)` adds device mode and the agent sheet."""
         super().__init__()
         self.setObjectName("studioWindow")
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.controller: StudioController = None  # type: ignore[assignment]  # set by attach
+        self.devices: DeviceManager | None = None
+        self.agent_sheet: AgentSheet | None = None
         self.settings = settings
         self._closed = False
         self._add_widgets()
         self._restore_layout()
-        if controller is not None:
-            self.attach(controller, adb=adb)
 
-    def attach(
-        self, controller: StudioController, *, adb: Adb | None = None, extras: bool = True
-    ) -> None:
-        """`adb`: the client phones are reached with (None: the built-in preview only).
-        `extras=False` leaves the agent sheet and device mode to `attach_extras()`, so that the
-        app can draw the first preview frame before importing them (~0.3 s)."""
+    def attach(self, controller: StudioController) -> None:
+        """Build the preview and wire the panels to the controller (and its workspace)."""
         self.controller = controller
         self.preview_pane.build_preview()
         self._connect_signals()
-        if extras:
-            self.attach_extras(adb)
 
-    def attach_extras(self, adb: Adb | None = None) -> None:
-        """Device mode and the agent sheet, wired to the controller and the open prototype."""
-        from studio.ui.agent_sheet import install_agent_sheet
-        from studio.ui.devices import DeviceManager
+    def attach_extras(self, devices: DeviceManager, agent: AgentServices) -> None:
+        """Device mode (`devices`, built by the composition root on this window's preview pane)
+        and the agent sheet (built here from the root's `agent` services), wired to the
+        controller. Apart from `attach` so the app can draw the first preview frame before
+        importing them (~0.3 s)."""
+        from studio.ui.agent_sheet import AgentSheet
+        from studio.ui.scenes import DraftScene
 
-        c = self.controller
+        c, pane = self.controller, self.preview_pane
         # Phones: the open prototype follows the device chosen in the preview toolbar.
-        self.devices = d = DeviceManager(self.preview_pane, adb, self)
-        c.previewOpened.connect(d.show_spec)
-        c.previewChanged.connect(d.show_spec)
+        self.devices = d = devices
+        c.documentShown.connect(d.show_spec)
         c.documentClosed.connect(d.clear_spec)
         d.statusMessage.connect(partial(self.statusBar().showMessage, timeout=8000))
         d.errorMessage.connect(partial(self.statusBar().showMessage, timeout=20000))
         if c.document is not None:  # opened before the extras were attached
-            from studio.spec import expand
+            from studio.workspace.events import expanded
 
-            d.show_spec(expand(c.document.spec))
+            d.show_spec(expanded(c.document.spec))
         d.start()
-        # The agent sheet replaces the dock's placeholder and follows the open prototype.
-        self.agent_sheet = install_agent_sheet(
-            self,
-            lambda: self.controller.document,
-            self.preview_pane.preview,
-            self.spec_tree,
-            document_opened=c.documentOpened,
-        )
-        self.agent_sheet.refresh_document()
+        # The agent sheet replaces the dock's placeholder and follows the workspace. The
+        # agent's `preview` tool renders the draft in a scene of its own, at the preview's size.
+        scene = DraftScene(pane.device_size, pane.theme)
+        self.agent_sheet = sheet = AgentSheet(c.workspace, renderer=scene, **agent.options())
+        self.agent_dock.setWidget(sheet)
+        self.agent_placeholder.deleteLater()
+        c.workspaceEvent.connect(sheet.on_workspace_event)
+        self.closing.connect(sheet.shutdown)
 
     # ------------------------------------------------------------------ building
 
@@ -172,6 +163,7 @@ class MainWindow(QMainWindow):
             self.agent_dock,
         ):
             view_menu.addAction(dock.toggleViewAction())
+        self.menuBar().addMenu("&Help").addAction(about_action(self))
         a["undo_delete"].setEnabled(False)
 
         self.undo_delete_button = QPushButton("Undo delete", self)
@@ -196,7 +188,6 @@ class MainWindow(QMainWindow):
     def _connect_signals(self) -> None:
         c, a = self.controller, self.actions_by_name
         c.attach_preview(self.preview_pane.preview)
-        preview = self.preview_pane.preview
 
         # Controller -> panels.
         c.titleChanged.connect(self.setWindowTitle)
@@ -206,13 +197,11 @@ class MainWindow(QMainWindow):
         c.entriesChanged.connect(self.library_panel.set_entries)
         c.thumbnailReady.connect(self.library_panel.set_thumbnail)
         c.documentOpened.connect(lambda doc: self.library_panel.select(doc.entry_id))
-        c.outlineChanged.connect(self.spec_tree.set_spec)
-        c.previewOpened.connect(self.preview_pane.set_spec)
-        c.previewChanged.connect(self.preview_pane.apply_change)
-        c.changedNodes.connect(self.spec_tree.highlight)
-        c.changedNodes.connect(preview.set_highlighted)
-        c.selectionChanged.connect(self.spec_tree.select)
-        c.selectionChanged.connect(preview.set_selected)
+        # What is shown is the workspace's: the preview and the tree follow it, nothing else.
+        c.shownChanged.connect(self.preview_pane.present)
+        c.shownChanged.connect(self.spec_tree.present)
+        c.selectionChanged.connect(self.spec_tree.select_nodes)
+        c.selectionChanged.connect(self.preview_pane.select_nodes)
         c.inspectorTarget.connect(self.inspector.show_node)
         c.revisionsChanged.connect(self.revisions.show_log)
         c.deleteUndoable.connect(self._offer_undo_delete)

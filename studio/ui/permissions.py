@@ -9,7 +9,6 @@ revocation takes effect at once: the next call of that prototype asks again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.concurrency import TaskOwner
 from studio.platform.consent import ConsentBroker, Grant
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ class PermissionsDialog(QDialog):
         self.setModal(False)
         self.broker = broker
         self._names = names or (lambda _id: None)
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = TaskOwner("permissions")
         self.grants: list[Grant] = []
 
         intro = QLabel(
@@ -128,14 +128,10 @@ class PermissionsDialog(QDialog):
 
     async def idle(self) -> None:
         """Wait until the reads and revocations started so far have finished (tests)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._tasks.idle()
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(self._guard(coro))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+        return self._tasks.spawn(self._guard(coro), label="permissions")
 
     async def _guard(self, coro: Coroutine[Any, Any, Any]) -> None:
         try:
@@ -193,8 +189,7 @@ class PermissionsDialog(QDialog):
         self.refresh()
 
     def shutdown(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
+        self._tasks.cancel_all()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.shutdown()
@@ -202,6 +197,4 @@ class PermissionsDialog(QDialog):
 
     async def aclose(self) -> None:
         """Cancel what still runs and wait for it (tests and shutdown)."""
-        self.shutdown()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._tasks.aclose()

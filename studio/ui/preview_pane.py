@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 if TYPE_CHECKING:
     from studio.preview.widget import PreviewWidget
+    from studio.workspace import Selection, Shown
 
 DEVICE_SIZES: list[tuple[str, int, int]] = [
     ("Compact phone · 360×800", 360, 800),
@@ -46,6 +47,7 @@ class PreviewPane(QWidget):
         super().__init__(parent)
         self.setObjectName("previewPane")
         self.preview: PreviewWidget = None  # type: ignore[assignment]  # set by build_preview
+        self._shown: dict[str, Any] | None = None  # the authored spec last presented
         self.device_combo = QComboBox(self)
         for label, width, height in DEVICE_SIZES:
             self.device_combo.addItem(label, (width, height))
@@ -126,12 +128,38 @@ class PreviewPane(QWidget):
         self.preview.set_device_chrome(self.chrome_button.isChecked())
         return self.preview
 
+    def present(self, shown: Shown) -> None:
+        """Show what the workspace shows: a prototype just opened from its initial state, an
+        edit or the draft in place (only the changed nodes rebuild), its highlights marked."""
+        if self.preview is None or shown.source == "none":
+            return
+        if shown.fresh:
+            self.set_spec(shown.expanded)
+        elif shown.spec is not self._shown:
+            self.apply_change(shown.expanded, shown.changed)
+        self._shown = shown.spec
+        self.preview.set_highlighted(list(shown.highlight))
+
+    def select_nodes(self, selection: Selection) -> None:
+        if self.preview is not None:
+            self.preview.set_selected(selection.primary)
+
     def set_spec(self, spec: dict[str, Any]) -> None:
         self.preview.set_spec(spec)
         self.event_log.clear()
 
     def apply_change(self, spec: dict[str, Any], changed: Iterable[str]) -> None:
         self.preview.apply_change(spec, list(changed))
+
+    def device_size(self) -> tuple[int, int]:
+        """The device size chosen in the toolbar (dp)."""
+        width, height = self.device_combo.currentData()
+        return int(width), int(height)
+
+    def theme(self) -> str:
+        """The theme chosen in the toolbar: "light", "dark" or "system"."""
+        value = self.theme_combo.currentData()
+        return value if isinstance(value, str) else "system"
 
     def set_edit_mode(self, on: bool) -> None:
         self.edit_button.setChecked(on)

@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import platformdirs
 from PySide6.QtCore import QByteArray, QSettings
+
+from studio.platform.paths import config_dir
 
 MAX_RECENT = 10
 
 
-def config_dir() -> Path:
-    home = os.environ.get("PROTO_STUDIO_HOME")
-    if home:
-        return Path(home) / "config"
-    return Path(platformdirs.user_config_dir("proto-studio", appauthor=False))
-
-
 class UiSettings:
-    """A thin, typed wrapper over QSettings (INI under the user config dir, or PROTO_STUDIO_HOME)."""
+    """A thin, typed wrapper over QSettings (INI under the user config dir, or PROTO_STUDIO_HOME).
+
+    Writes go to QSettings' memory (other QSettings on the same file in this process see them at
+    once); Qt writes the file itself from time to time and when the settings object goes, never
+    after every write on the GUI thread. `flush()` writes it now (the studio's shutdown)."""
 
     def __init__(self, path: Path | None = None) -> None:
         path = path or config_dir() / "ui.ini"
@@ -37,7 +34,6 @@ class UiSettings:
     def set_window_state(self, geometry: QByteArray, state: QByteArray) -> None:
         self._qs.setValue("window/geometry", geometry)
         self._qs.setValue("window/state", state)
-        self._qs.sync()
 
     def recent_files(self) -> list[str]:
         value = self._qs.value("recent/files", [])
@@ -51,7 +47,6 @@ class UiSettings:
         files = [path] + [f for f in self.recent_files() if f != path]
         files = files[:MAX_RECENT]
         self._qs.setValue("recent/files", files)
-        self._qs.sync()
         return files
 
     def value(self, key: str, default: str = "") -> str:
@@ -60,4 +55,7 @@ class UiSettings:
 
     def set_value(self, key: str, value: str) -> None:
         self._qs.setValue(key, value)
+
+    def flush(self) -> None:
+        """Write the file now (at shutdown)."""
         self._qs.sync()

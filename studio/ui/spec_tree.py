@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from studio.workspace import Selection, Shown
 
 ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -36,16 +39,29 @@ class SpecTreePanel(QWidget):
         self._items: dict[str, QStandardItem] = {}
         self._highlighted: set[str] = set()
         self._syncing = False
+        self._spec: dict[str, Any] | None = None
         self._view.selectionModel().currentChanged.connect(self._on_current_changed)
 
     @property
     def view(self) -> QTreeView:
         return self._view
 
+    def present(self, shown: Shown) -> None:
+        """Show what the workspace shows (the document, or the draft under review) and mark
+        what it highlights; the outline is rebuilt only when the spec changed."""
+        if shown.spec is not self._spec:
+            self.set_spec(shown.spec)
+        self.highlight(shown.highlight)
+
+    def select_nodes(self, selection: Selection) -> None:
+        """Follow the workspace's selection (its primary node)."""
+        self.select(selection.primary)
+
     def set_spec(self, spec: dict[str, Any]) -> None:
         """Rebuild from the spec's outline, keeping the selection when its address still exists."""
         from studio.spec.outline import outline
 
+        self._spec = spec
         selected = self.selected_address()
         self._syncing = True
         try:

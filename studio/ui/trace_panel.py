@@ -21,8 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.concurrency import off_loop
-from studio.ui.agent_bridge import TaskKeeper
+from studio.concurrency import TaskOwner, off_loop
 
 JSON = dict[str, Any]
 _SHOWN = {"trace_id", "kind", "time", "name", "duration_ms", "error_class"}
@@ -77,7 +76,7 @@ class TracePanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("agentTrace")
-        self._tasks = TaskKeeper()
+        self._tasks = TaskOwner("trace panel")
         self._trace_id = ""
         self._count = 0
         self.snapshot: JSON | None = None
@@ -184,7 +183,9 @@ class TracePanel(QWidget):
         dialog = QFileDialog(self, "Open a saved agent run", str(runs_dir()), "Agent runs (*.json)")
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.fileSelected.connect(lambda path: self._tasks.spawn(self.open_snapshot(Path(path))))
+        dialog.fileSelected.connect(
+            lambda path: self._tasks.spawn(self.open_snapshot(Path(path)), label="open run")
+        )
         dialog.open()
 
     async def open_snapshot(self, path: Path) -> JSON | None:
@@ -212,17 +213,11 @@ class TracePanel(QWidget):
         if self.snapshot is not None:
             self.replayRequested.emit(self.snapshot)
 
-    def set_replay_enabled(self, on: bool) -> None:
-        self._replay_allowed = on
-        self._update_buttons()
-
     def _update_buttons(self) -> None:
         has = bool(self._trace_id)
         self.copy_id_button.setEnabled(has)
         self.copy_json_button.setEnabled(has)
-        self.replay_button.setEnabled(
-            self.snapshot is not None and getattr(self, "_replay_allowed", True)
-        )
+        self.replay_button.setEnabled(self.snapshot is not None)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._tasks.cancel_all()
@@ -230,3 +225,6 @@ class TracePanel(QWidget):
 
     def shutdown(self) -> None:
         self._tasks.cancel_all()
+
+    async def aclose(self) -> None:
+        await self._tasks.aclose()

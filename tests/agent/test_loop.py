@@ -13,6 +13,7 @@ from studio.agent.events import TextDelta, Usage
 from studio.agent.guards import Limits, RetryPolicy
 from studio.agent.loop import AgentLoop, ApprovalAnswer, AskUserRequest, UserAnswer
 from studio.agent.registry import NeedsInput, Tool, ToolError, ToolRegistry
+from studio.agent.run_events import RunEvent
 from studio.agent.testing import ScriptedModel, call, calls, reply
 
 OBJ = {"type": "object", "properties": {"x": {"type": "integer"}}, "additionalProperties": False}
@@ -59,7 +60,13 @@ def make(
     model = ScriptedModel(steps)
     events: list[dict[str, Any]] = []
     kw.setdefault("sleep", _no_sleep)
-    loop = AgentLoop(model, ToolRegistry(tools), system="sys", on_event=events.append, **kw)
+    loop = AgentLoop(
+        model,
+        ToolRegistry(tools),
+        system="sys",
+        on_event=lambda e: events.append(e.to_json()),
+        **kw,
+    )
     return loop, model, events
 
 
@@ -131,6 +138,7 @@ def test_unknown_tool_malformed_and_invalid_arguments_go_back_to_the_model() -> 
     assert probe.ran == []
 
 
+@pytest.mark.expected_log("tool bad crashed", logger="studio.agent", level="ERROR")
 def test_timeout_and_crash_each_answer_their_call() -> None:
     async def hang(_: dict[str, Any]) -> Any:
         await asyncio.Event().wait()
@@ -342,7 +350,8 @@ def test_cancel_mid_stream_keeps_no_half_message() -> None:
 
         events: list[dict[str, Any]] = []
 
-        def on_event(e: dict[str, Any]) -> None:
+        def on_event(event: RunEvent) -> None:
+            e = event.to_json()
             events.append(e)
             if e["type"] == "text_delta":
                 seen.set()

@@ -11,6 +11,7 @@ import httpx
 from studio.agent.clients import ChatCompletionsClient
 from studio.agent.loop import AgentLoop, RunResult
 from studio.agent.registry import Tool, ToolRegistry
+from studio.agent.run_events import RunEvent
 from tests.agent.server import ModelServer, Reply, chunk, sse, usage_chunk
 
 
@@ -34,7 +35,12 @@ def drive(
                 server.base_url, "m", api_key="sk-testkey123456", http=http
             )
             loop = AgentLoop(
-                client, tools, system="s", sleep=sleep, rng=lambda: 1.0, on_event=events.append
+                client,
+                tools,
+                system="s",
+                sleep=sleep,
+                rng=lambda: 1.0,
+                on_event=lambda e: events.append(e.to_json()),
             )
             return await loop.run(instruction)
 
@@ -137,7 +143,8 @@ def test_cancel_mid_stream_over_http_closes_the_stream(server: ModelServer) -> N
     async def go() -> AgentLoop:
         got_text = asyncio.Event()
 
-        def on_event(e: dict[str, Any]) -> None:
+        def on_event(event: RunEvent) -> None:
+            e = event.to_json()
             events.append(e)
             if e["type"] == "text_delta":
                 got_text.set()

@@ -23,7 +23,8 @@ def session_for(
 ) -> tuple[AgentSession, ScriptedModel, list[dict[str, Any]]]:
     model = ScriptedModel(steps)
     events: list[dict[str, Any]] = []
-    return AgentSession(model, load(spec), on_event=events.append), model, events
+    session = AgentSession(model, load(spec), on_event=lambda e: events.append(e.to_json()))
+    return session, model, events
 
 
 def test_create_a_sign_in_screen_from_a_template(tmp_path: Path) -> None:

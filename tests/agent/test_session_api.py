@@ -20,6 +20,7 @@ from studio.agent.keys import ENV, SERVICE, KeyStore
 from studio.agent.loop import UserAnswer
 from studio.agent.profiles import PROFILES, ModelPrice, profile_for
 from studio.agent.replay import Replayer, replay
+from studio.agent.run_events import RunEvent
 from studio.agent.session import AgentSession
 from studio.agent.snapshot import asave_snapshot, load_snapshot, save_snapshot
 from studio.agent.testing import ScriptedModel, calls, reply
@@ -129,7 +130,11 @@ def _without_ids(event: dict[str, Any]) -> tuple[Any, ...]:
 
 def test_replay_streams_the_live_runs_events_in_order(tmp_path: Path) -> None:
     live: list[dict[str, Any]] = []
-    session = AgentSession(ScriptedModel(add_tab_steps()), load("tabs-app"), on_event=live.append)
+    session = AgentSession(
+        ScriptedModel(add_tab_steps()),
+        load("tabs-app"),
+        on_event=lambda e: live.append(e.to_json()),
+    )
 
     async def go() -> None:
         paused = await session.run("Add a settings tab")
@@ -142,9 +147,9 @@ def test_replay_streams_the_live_runs_events_in_order(tmp_path: Path) -> None:
     seen: list[tuple[Any, ...]] = []
     replayer: Replayer
 
-    def on_event(event: dict[str, Any]) -> None:
+    def on_event(event: RunEvent) -> None:
         # Events arrive while the replay runs: a revision event finds its revision in the draft.
-        seen.append((*_without_ids(event), len(replayer.session.draft.revisions)))
+        seen.append((*_without_ids(event.to_json()), len(replayer.session.draft.revisions)))
 
     replayer = Replayer(snapshot, on_event=on_event)
     report = asyncio.run(replayer.run())
@@ -176,7 +181,7 @@ def test_replay_without_on_event_still_reports(tmp_path: Path) -> None:
     session = AgentSession(ScriptedModel([reply("Nothing to change.")]), load("blank-screen"))
     asyncio.run(session.run("Look only"))
     events: list[dict[str, Any]] = []
-    report = asyncio.run(replay(session.snapshot(), on_event=events.append))
+    report = asyncio.run(replay(session.snapshot(), on_event=lambda e: events.append(e.to_json())))
     assert report.ok
     assert [e["type"] for e in events][0] == "run_started"
     assert events[-1]["type"] == "completed" and events[-1]["text"] == "Nothing to change."

@@ -26,7 +26,11 @@ def resolve(name: str) -> str | None:
 def session(steps: list[Any]) -> tuple[AgentSession, ScriptedModel, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
     model = ScriptedModel(steps)
-    return AgentSession(model, load("blank-screen"), on_event=events.append), model, events
+    return (
+        AgentSession(model, load("blank-screen"), on_event=lambda e: events.append(e.to_json())),
+        model,
+        events,
+    )
 
 
 def outputs(s: AgentSession) -> list[dict[str, Any]]:

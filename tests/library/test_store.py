@@ -247,11 +247,11 @@ def test_corrupt_entry_skipped_with_warning(
         lib = Library()
     assert [e.id for e in lib.list_entries()] == [good.id]
     assert len(lib.problems) == 2
-    assert any("Broken" in p and "not JSON" in p for p in lib.problems)
+    assert any("Broken" in p and "Invalid JSON" in p for p in lib.problems)
     assert any("Missing" in p and "missing" in p for p in lib.problems)
     assert all("\n" not in p for p in lib.problems)
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2
-    with pytest.raises(LibraryError, match="not JSON"):
+    with pytest.raises(LibraryError, match="Invalid JSON"):
         lib.load_spec(broken.id)
     # still in the index (not silently dropped) and can be deleted
     lib.create("Another", spec(), "file")
@@ -260,6 +260,8 @@ def test_corrupt_entry_skipped_with_warning(
     assert [e.id for e in lib.trashed()] == [broken.id]
 
 
+@pytest.mark.expected_log(r"library\.json: not JSON .*rebuilt", logger="studio.library.store")
+@pytest.mark.expected_log("not in library.json; recovered as", logger="studio.library.store")
 def test_corrupt_index_rebuilt_from_folders(library: Library) -> None:
     entry = library.create("Counter", spec(), "file")
     (library.folder / "library.json").write_text("{ definitely not json")
@@ -286,12 +288,13 @@ def test_import_bad_spec_file_names_the_file(library: Library, tmp_path: Path) -
     broken.write_text('{\n  "id": "x",\n  oops\n}')
     with pytest.raises(LibraryError) as info:
         library.import_spec_file(broken)
-    assert str(info.value).startswith("broken.json: not JSON (line 3, column 3")
+    assert str(info.value).startswith("broken.json: Invalid JSON: Expecting property name")
+    assert str(info.value).endswith("at line 3:3")
     invalid = tmp_path / "invalid.json"
     invalid.write_text(json.dumps(spec(extra=1)))
     with pytest.raises(InvalidSpec, match=r"^invalid.json: extra: Unknown property$"):
         library.import_spec_file(invalid)
-    with pytest.raises(LibraryError, match="^pasted text: not JSON"):
+    with pytest.raises(LibraryError, match="^pasted text: Invalid JSON"):
         library.import_spec_text("nope")
     with pytest.raises(LibraryError, match=r"^missing.json: cannot read"):
         library.import_spec_file(tmp_path / "missing.json")
@@ -315,6 +318,7 @@ def test_no_temp_files_left_behind(library: Library) -> None:
     assert leftovers == []
 
 
+@pytest.mark.expected_log("not in library.json; recovered as", logger="studio.library.store")
 def test_interrupted_create_is_recovered(library: Library) -> None:
     entry = library.create("Counter", spec(), "file")
     # a crash between moving the folder into place and writing the index: the index lacks it
@@ -364,6 +368,7 @@ def test_names_from_ids_and_files_are_cut_to_one_short_line(library: Library) ->
     assert named.name == "Shopping list"
 
 
+@pytest.mark.expected_log(r"draft\.json: .*drafts ignored", logger="studio.library.store")
 def test_unreadable_drafts_are_reported_not_fatal(library: Library) -> None:
     entry = library.create("Counter", spec(), "file")
     library.draft_path(entry.id).write_text('{"format": 1, "log": {"base": {}, "revisions": [7]}}')

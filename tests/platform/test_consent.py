@@ -144,6 +144,9 @@ def test_timeout_and_ui_closing_deny_and_withdraw() -> None:
     asyncio.run(go())
 
 
+@pytest.mark.expected_log(
+    "unreadable consent grants, treated as none", logger="studio.platform.consent"
+)
 def test_unreadable_grants_file_means_no_grants() -> None:
     path = consent_grants_path()
     path.parent.mkdir(parents=True)

@@ -157,6 +157,7 @@ def test_emit_event_checks_the_event_and_its_payload() -> None:
     assert ticks(runtime) == [7]
 
 
+@pytest.mark.expected_log("buggy.tick source failed", logger="studio.platform.host", level="ERROR")
 def test_a_broken_source_ends_with_an_audit_entry() -> None:
     async def bad(emit: Emit, sleep: Sleep) -> None:
         await sleep(0.1)

@@ -206,6 +206,7 @@ def test_a_tool_result_claiming_approval_changes_nothing() -> None:
     asyncio.run(go())
 
 
+@pytest.mark.expected_log("x.broken failed", logger="studio.platform.host", level="ERROR")
 def test_errors_and_timeouts_are_one_line() -> None:
     async def slow(args: dict[str, Any], context: CallContext) -> Any:
         await asyncio.sleep(30)

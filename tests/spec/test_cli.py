@@ -1,5 +1,8 @@
 """`proto-studio validate` and `proto-studio expand`: one line per problem, no traceback, the
-documented exit codes (0 valid, 1 invalid, 2 unreadable or usage)."""
+documented exit codes (0 valid, 1 invalid, 2 unreadable or usage). A file that can be read is
+judged as AutoMobile's validator judges text: not JSON, or over 1 MiB, is invalid at `$`
+(`PrototypeSpecTest`: "non JSON numeric tokens and literal string controls are rejected",
+"malformed JSON reports the envelope path")."""
 
 from __future__ import annotations
 
@@ -27,15 +30,22 @@ def _write(tmp_path: Path, name: str, data: bytes) -> Path:
 
 def _bad_inputs(tmp_path: Path) -> dict[str, Path]:
     big = json.dumps({**VALID_SPEC, "state": {"a": "x" * (1 << 20)}}).encode()
+    lone = json.dumps({**VALID_SPEC, "id": "vari\udc00nts"}).encode()  # the escape, ASCII
     return {
         "not JSON": _write(tmp_path, "broken.json", b'{"id": "t",\n  "window": }'),
+        "truncated": _write(tmp_path, "open.json", b"{"),
+        "leading zero": _write(tmp_path, "zero.json", b"01"),
+        "raw newline": _write(tmp_path, "newline.json", b'"literal\nnewline"'),
         "over 1 MiB": _write(tmp_path, "big.json", big),
         "binary": _write(tmp_path, "bin.json", b"\x89PNG\r\n\x1a\n\x00\x00"),
         "directory": tmp_path / "adir",
         "missing": tmp_path / "nope.json",
         "invalid UTF-8": _write(tmp_path, "latin1.json", b'{"id": "caf\xe9"}'),
-        "lone surrogate": _write(tmp_path, "sur.json", b'{"id": "\\udc00"}'),
-        "NaN": _write(tmp_path, "nan.json", b'{"id": "t", "x": NaN}'),
+        "byte order mark": _write(
+            tmp_path, "bom.json", b"\xef\xbb\xbf" + json.dumps(VALID_SPEC).encode()
+        ),
+        "lone surrogate": _write(tmp_path, "sur.json", lone),
+        "NaN": _write(tmp_path, "nan.json", b"NaN"),
         "not an object": _write(tmp_path, "list.json", b"[1, 2]"),
     }
 
@@ -46,31 +56,24 @@ def bad(tmp_path: Path) -> dict[str, Path]:
     return _bad_inputs(tmp_path)
 
 
-KINDS = [
-    "not JSON",
-    "over 1 MiB",
-    "binary",
-    "directory",
-    "missing",
-    "invalid UTF-8",
-    "lone surrogate",
-    "NaN",
-    "not an object",
-]
-EXPECTED_WORDS = {
-    "not JSON": "line 2:13",
-    "over 1 MiB": "larger than 1 MiB",
-    "binary": "NUL byte",
-    "directory": "is a directory",
-    "missing": "no such file",
-    "invalid UTF-8": "not UTF-8",
-    "lone surrogate": "lone surrogate",
-    "NaN": "NaN",
-    "not an object": "JSON object",
+UNREADABLE = {"directory": "is a directory", "missing": "no such file"}
+#: Files that can be read but are no valid spec: (path, words in the message).
+INVALID = {
+    "not JSON": ("$", "Invalid JSON: Expecting value at line 2:13"),
+    "truncated": ("$", "Invalid JSON"),
+    "leading zero": ("$", "Invalid JSON: Extra data"),
+    "raw newline": ("$", "Invalid JSON: Invalid control character"),
+    "over 1 MiB": ("$", "Spec byte limit exceeded"),
+    "binary": ("$", "NUL byte"),
+    "invalid UTF-8": ("$", "not UTF-8"),
+    "byte order mark": ("$", "byte order mark"),
+    "lone surrogate": ("id", "Lone surrogate U+DC00"),
+    "NaN": ("$", "Invalid JSON: NaN is not a JSON number"),
+    "not an object": ("$", "Expected object"),
 }
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", sorted(UNREADABLE))
 def test_unreadable_file_is_one_line_on_stderr_exit_2(
     kind: str, bad: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -80,11 +83,11 @@ def test_unreadable_file_is_one_line_on_stderr_exit_2(
     assert out == ""
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"{path}: ")
-    assert EXPECTED_WORDS[kind] in lines[0]
+    assert UNREADABLE[kind] in lines[0]
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", sorted(UNREADABLE))
 def test_unreadable_file_in_json_mode(
     kind: str, bad: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -95,7 +98,25 @@ def test_unreadable_file_in_json_mode(
     (line,) = out.splitlines()
     record = json.loads(line)
     assert record["file"] == str(path) and record["valid"] is False and record["path"] is None
-    assert EXPECTED_WORDS[kind] in record["message"]
+    assert UNREADABLE[kind] in record["message"]
+
+
+@pytest.mark.parametrize("kind", sorted(INVALID))
+def test_a_readable_file_that_is_no_spec_is_invalid_exit_1(
+    kind: str, bad: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, words = INVALID[kind]
+    assert main(["validate", "--json", str(bad[kind])]) == 1
+    out, err = capsys.readouterr()
+    assert err == ""
+    (line,) = out.splitlines()
+    record = json.loads(line)
+    assert (record["valid"], record["path"]) == (False, path)
+    assert words in record["message"]
+    assert main(["validate", str(bad[kind])]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"{bad[kind]}: {path}: ")
 
 
 def test_valid_invalid_and_mixed_exit_codes(
@@ -137,17 +158,17 @@ def test_subprocess_has_no_traceback_and_right_codes(bad: dict[str, Path], tmp_p
         text=True,
         timeout=60,
     )
-    assert run.returncode == 2 and "Traceback" not in run.stderr
-    assert [json.loads(line)["valid"] for line in run.stdout.splitlines()] == [True, False, False]
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    records = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [(r["valid"], r["path"]) for r in records] == [(True, None), (False, "$"), (False, "$")]
     run = subprocess.run(
-        [sys.executable, "-m", "studio.cli", "validate", str(bad["not JSON"])],
+        [sys.executable, "-m", "studio.cli", "validate", str(bad["not JSON"]), str(bad["missing"])],
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert (
-        run.returncode == 2 and len(run.stderr.splitlines()) == 1 and "Traceback" not in run.stderr
-    )
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert len(run.stderr.splitlines()) == 2
 
 
 def test_expand_prints_the_expanded_spec(

@@ -67,13 +67,13 @@ def test_schema_accepts_every_valid_corpus_fixture(conformance_dir: Path) -> Non
 def test_schema_rejects_what_the_walk_rejects_in_the_corpus(conformance_dir: Path) -> None:
     """Every invalid corpus fixture that fails our structural walk also fails the schema; those
     the schema accepts fail only limits or code rules (documented in the schema)."""
-    from studio.spec.compiled import Ctx, spec_check
+    from studio.spec.structure import Ctx, spec_check
 
     validator = Draft202012Validator(_schema())
     structural = 0
     for path in sorted(conformance_dir.glob("fixtures/*/invalid/*.json")):
         spec = json.loads(path.read_text(encoding="utf-8"))["spec"]
-        if spec_check()(spec, Ctx(), 0) is None:
+        if spec_check("ordered")(spec, Ctx(), 0) is None:
             # only code rules reject it (repeat, pagers, state types): the schema accepts it
             assert validator.is_valid(spec), path.name
             continue
@@ -95,7 +95,7 @@ def test_rule_table_has_the_top_level_fields() -> None:
 def test_schema_agrees_with_the_walk_on_our_fixtures() -> None:
     """Same agreement on tests/fixtures/spec: the walk's structural errors (other than limits
     and payload cost, which only code can count) are schema errors, and the rest is accepted."""
-    from studio.spec.compiled import Ctx, spec_check
+    from studio.spec.structure import Ctx, spec_check
 
     validator = Draft202012Validator(_schema())
     fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "spec"
@@ -105,7 +105,7 @@ def test_schema_agrees_with_the_walk_on_our_fixtures() -> None:
             continue  # Python's `re` (jsonschema) lets `$` match before a final newline; ECMA does not
         data = json.loads(path.read_text(encoding="utf-8"))
         spec = data["spec"] if path.parent.name == "invalid" else data
-        error = spec_check()(spec, Ctx(), 0)
+        error = spec_check("ordered")(spec, Ctx(), 0)
         if error is None:
             assert validator.is_valid(spec), path.name
         elif error.message != "Invalid json value" and "limit" not in error.message:

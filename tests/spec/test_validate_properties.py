@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from studio.spec.compiled import Ctx, UseNode, spec_check
-from studio.spec.jsvalues import compact_bytes
 from studio.spec.rules import MAX_DEPTH, MAX_IMAGES, MAX_NODES, MAX_SPEC_BYTES
 from studio.spec.schema import schema_path
+from studio.spec.size import measure
+from studio.spec.structure import Ctx, UseNode, spec_check
 from studio.spec.validator import ValidationResult, validate
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "spec" / "valid"
@@ -123,7 +123,7 @@ def test_validate_never_raises_and_accepts_nothing_over_a_limit(spec: dict[str, 
         _tree(spec["root"], 1, stats)
         assert stats["nodes"] <= MAX_NODES and stats["depth"] <= MAX_DEPTH
         assert stats["images"] <= MAX_IMAGES
-        assert compact_bytes(spec, exact=True) <= MAX_SPEC_BYTES
+        assert measure(spec, exact=True).bytes <= MAX_SPEC_BYTES
 
 
 CODE_ONLY = ("limit", "Invalid json value")
@@ -135,7 +135,7 @@ def test_jsonschema_agrees_with_the_structural_walk(spec: dict[str, Any]) -> Non
     """Intentional differences: limits and payload cost are code-only (jsonschema cannot count),
     so only walk errors other than those must be jsonschema errors too."""
     try:
-        error = spec_check()(spec, Ctx(), 0)
+        error = spec_check("ordered")(spec, Ctx(), 0)
     except UseNode:  # a mutation wrote type "use": components are not the schema's business
         return
     if error is None:

@@ -1,17 +1,22 @@
-"""Shared pieces of the agent sheet tests: a small spec, a gated model, and loop helpers."""
+"""Shared pieces of the agent sheet tests: a small spec, a gated model, and a sheet on a workspace."""
 
 from __future__ import annotations
 
 import asyncio
 import copy
-import gc
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+import httpx
+
+from studio.agent.config import AgentConfig
 from studio.agent.events import ModelEvent, ModelRequest
+from studio.agent.keys import KeyStore
+from studio.agent.providers import FixedModel, ProviderModels
 from studio.document import Document
-from studio.ui.agent_bridge import AgentConfig, FixedModel
-from studio.ui.agent_sheet import AgentSheet
+from studio.ui.agent_sheet import AgentServices, AgentSheet
+from studio.workspace import Workspace
+from tests.helpers.waiting import run_until
 
 SPEC: dict[str, Any] = {
     "id": "demo",
@@ -44,6 +49,13 @@ def new_document() -> Document:
     return Document(copy.deepcopy(SPEC), name="demo")
 
 
+def open_workspace(document: Document | None) -> Workspace:
+    workspace = Workspace()
+    if document is not None:
+        workspace.open(document)
+    return workspace
+
+
 Wait = Callable[[], bool]
 
 
@@ -68,41 +80,63 @@ class GatedModel:
                 yield item
 
 
-def run_until(
-    loop: asyncio.AbstractEventLoop, predicate: Callable[[], bool], timeout: float = 10.0
-) -> None:
-    """Run the qasync loop until `predicate()` holds (a state wait, like qtbot.waitUntil)."""
-
-    async def wait() -> None:
-        while not predicate():  # noqa: ASYNC110 - widget state has no event to await
-            await asyncio.sleep(0.002)
-
-    loop.run_until_complete(asyncio.wait_for(wait(), timeout))
-
-
 def finish(loop: asyncio.AbstractEventLoop, sheet: AgentSheet, runs: int = 1) -> str:
-    """Run the loop until the sheet has seen `runs` terminal events; the last one's type."""
-    run_until(loop, lambda: len(sheet.terminal_events) >= runs)
-    return str(sheet.terminal_events[-1]["type"])
+    """Run the loop until the sheet has seen `runs` terminal events; the last one's status."""
+    run_until(loop, lambda: len(sheet.terminal_events) >= runs, what=f"{runs} run(s) to end")
+    return sheet.terminal_events[-1].status
 
 
-def make_sheet(
-    qtbot: Any,
-    document: Document | None,
-    model: Any,
-    *,
-    config: AgentConfig | None = None,
-    **kw: Any,
-) -> AgentSheet:
-    sheet = AgentSheet(
-        lambda: document,
-        models=FixedModel(model) if model is not None else kw.pop("models"),
-        config=config or AgentConfig(max_turns=5, token_budget=20_000),
-        **kw,
-    )
-    qtbot.addWidget(sheet)
-    sheet.resize(420, 760)
-    return sheet
+class SheetMaker:
+    """Builds agent sheets on a workspace as the studio window does (the composition root's
+    services: a model source, a key store, one HTTP client), and closes them at the end."""
+
+    def __init__(self, qtbot: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self.qtbot = qtbot
+        self.loop = loop
+        self.http = httpx.AsyncClient()
+        self.keys = KeyStore()
+        self.sheets: list[AgentSheet] = []
+
+    def provider(self) -> ProviderModels:
+        """The configured provider as the studio builds it (this maker's keys and client)."""
+        return ProviderModels(self.keys, self.http)
+
+    def __call__(
+        self,
+        document: Document | None,
+        model: Any,
+        *,
+        config: AgentConfig | None = None,
+        models: Any = None,
+        workspace: Workspace | None = None,
+        save_snapshots: bool = True,
+        **kw: Any,
+    ) -> AgentSheet:
+        workspace = workspace or open_workspace(document)
+        services = AgentServices(
+            models if models is not None else FixedModel(model),
+            self.keys,
+            self.http,
+            config or AgentConfig(max_turns=5, token_budget=20_000),
+            save_snapshots=save_snapshots,
+        )
+        sheet = AgentSheet(workspace, **services.options(), **kw)
+        # The controller forwards the workspace's events in the studio; here the test does.
+        workspace.subscribe(sheet.on_workspace_event)
+        # Closed as the studio closes it (its tasks drained) before pytest-qt deletes it.
+        self.qtbot.addWidget(sheet, before_close_func=lambda _: close_sheet(self.loop, sheet))
+        sheet.resize(420, 760)
+        self.sheets.append(sheet)
+        return sheet
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.http.aclose())
+
+
+def sheet_maker(qtbot: Any, loop: asyncio.AbstractEventLoop) -> Iterator[SheetMaker]:
+    maker = SheetMaker(qtbot, loop)
+    yield maker
+    maker.close()
 
 
 def close_sheet(loop: asyncio.AbstractEventLoop, sheet: AgentSheet) -> None:
@@ -121,4 +155,6 @@ def collect_qt_garbage() -> None:
     Left alone, a collection may start in another Python thread (a local HTTP server's, a worker
     pool's) and destroy those QObjects there, which Qt reports ("Timers cannot be stopped from
     another thread") and may crash on."""
+    import gc
+
     gc.collect()

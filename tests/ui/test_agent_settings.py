@@ -16,11 +16,13 @@ import keyring.backends.fail
 import pytest
 from PySide6.QtWidgets import QLabel, QLineEdit
 
+from studio.agent.config import AgentConfig, config_path, load_config
 from studio.agent.keys import SERVICE, KeyStore
-from studio.ui.agent_bridge import AgentConfig, config_path, load_config, probe_local_servers
+from studio.agent.providers import probe_local_servers
 from studio.ui.agent_settings import AgentSettingsDialog
 from tests.agent.util import ThreadRecordingKeyring
-from tests.ui.agent_helpers import collect, collect_qt_garbage, run_until
+from tests.helpers.waiting import run_until
+from tests.ui.agent_helpers import collect, collect_qt_garbage
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 

@@ -14,23 +14,25 @@ import keyring
 import pytest
 from PySide6.QtGui import QColor, QPalette
 
+from studio.agent.config import AgentConfig
 from studio.agent.errors import ModelError
 from studio.agent.events import Finish, TextDelta, Usage
-from studio.agent.keys import SERVICE, KeyStore
+from studio.agent.keys import SERVICE
+from studio.agent.providers import FixedModel
 from studio.agent.testing import ScriptedModel, calls, reply
-from studio.ui.agent_bridge import AgentConfig, FixedModel, ProviderModels
 from tests.agent.util import ThreadRecordingKeyring
+from tests.helpers.waiting import run_until
 from tests.ui.agent_helpers import (
     RENAME,
     SPEC,
     GatedModel,
+    SheetMaker,
     close_sheet,
     collect,
     collect_qt_garbage,
     finish,
-    make_sheet,
     new_document,
-    run_until,
+    sheet_maker,
 )
 
 # The offscreen platform cannot size top-level windows and says so; nothing else is ignored.
@@ -51,12 +53,17 @@ def doc() -> Any:
     return new_document()
 
 
+@pytest.fixture
+def make_sheet(qtbot: Any, qloop: Any) -> Iterator[SheetMaker]:
+    yield from sheet_maker(qtbot, qloop)
+
+
 def send(sheet: Any, text: str) -> None:
     sheet.instruction.setPlainText(text)
     sheet.send_button.click()
 
 
-def test_streamed_text_grows_in_one_bubble(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_streamed_text_grows_in_one_bubble(make_sheet: Any, qloop: Any, doc: Any) -> None:
     holder: dict[str, Any] = {}
 
     def bubble_shows(text: str) -> Any:
@@ -74,7 +81,7 @@ def test_streamed_text_grows_in_one_bubble(qtbot: Any, qloop: Any, doc: Any) -> 
             Finish("stop"),
         ]
     )
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     holder["sheet"] = sheet
     send(sheet, "Say hello")
     assert not sheet.send_button.isEnabled()  # one active run per prototype
@@ -87,21 +94,22 @@ def test_streamed_text_grows_in_one_bubble(qtbot: Any, qloop: Any, doc: Any) -> 
     close_sheet(qloop, sheet)
 
 
-def test_a_run_that_changed_nothing_says_so(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_a_run_that_changed_nothing_says_so(make_sheet: Any, qloop: Any, doc: Any) -> None:
     """Issue 16 point 5: a model that only claims the edit is nudged once, then the sheet shows
     "no changes made" with the reason, not "done"."""
     model = ScriptedModel([reply("I renamed the title."), reply("It is renamed now.")])
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     send(sheet, "Rename the title to Inbox")
     assert finish(qloop, sheet) == "no_changes"
     assert sheet.last_status == "no changes made"
     errors = [b.text() for b in sheet.chat.bubbles if b.role == "error"]
     assert errors == ["No changes made: the draft was not changed: no patch was applied."]
     assert sheet.send_button.isEnabled()
-    close_sheet(qloop, sheet)
 
 
-def test_tool_actions_show_in_the_status_line(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_tool_actions_show_in_the_status_line(
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
+) -> None:
     model = ScriptedModel(
         [
             calls(("outline", {}), ("readNode", {"id": "title"})),
@@ -109,7 +117,7 @@ def test_tool_actions_show_in_the_status_line(qtbot: Any, qloop: Any, doc: Any) 
             reply("Renamed."),
         ]
     )
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     statuses = collect(sheet.statusChanged)
     send(sheet, "Rename things")
     assert finish(qloop, sheet) == "completed"
@@ -123,16 +131,16 @@ def test_tool_actions_show_in_the_status_line(qtbot: Any, qloop: Any, doc: Any) 
 
 
 def test_selected_node_and_its_subtree_go_with_the_instruction(
-    qtbot: Any, qloop: Any, doc: Any
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
 ) -> None:
     model = ScriptedModel([reply("ok")])
-    sheet = make_sheet(qtbot, doc, model)
-    doc.select("subtitle")
+    sheet = make_sheet(doc, model)
+    sheet.workspace.select("subtitle")
     assert "subtitle" in sheet.selection_label.text()
-    send(sheet, "Make it bold")
+    send(sheet, "What does it say?")  # a question: no change is asked for (no nudge)
     finish(qloop, sheet)
     user = model.requests[0].messages[-1]["content"]
-    assert user.startswith("Make it bold")
+    assert user.startswith("What does it say?")
     assert "Selected node: subtitle" in user and '"text": "Sub"' in user
     assert user.count('"text": "Sub"') == 1  # the subtree is sent once (by the core)
     # Clearing the selection: the next instruction is about the whole prototype.
@@ -145,7 +153,7 @@ def test_selected_node_and_its_subtree_go_with_the_instruction(
 
 
 def test_ask_user_choices_are_buttons_and_the_answer_resumes_the_run(
-    qtbot: Any, qloop: Any, doc: Any
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
 ) -> None:
     def after_answer(request: Any) -> list[Any]:
         assert json.loads(request.messages[-1]["content"]) == {"answer": "Green"}
@@ -157,7 +165,7 @@ def test_ask_user_choices_are_buttons_and_the_answer_resumes_the_run(
             after_answer,
         ]
     )
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     send(sheet, "Which accent would suit the button?")
     run_until(qloop, lambda: sheet.ask_card.isVisibleTo(sheet))
     assert sheet.ask_label.text() == "Which colour?"
@@ -174,13 +182,13 @@ def test_ask_user_choices_are_buttons_and_the_answer_resumes_the_run(
 
 
 def test_counters_update_while_streaming_and_after_each_turn(
-    qtbot: Any, qloop: Any, doc: Any
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
 ) -> None:
     seen: dict[str, str] = {}
 
     def mid_stream() -> bool:
-        seen["tokens"] = sheet.tokens_label.text()
-        seen["turns"] = sheet.turns_label.text()
+        seen["tokens"] = sheet.counters_bar.tokens_label.text()
+        seen["turns"] = sheet.counters_bar.turns_label.text()
         return "~" in seen["tokens"]  # the open turn's output is estimated as it streams
 
     model = GatedModel(
@@ -188,35 +196,38 @@ def test_counters_update_while_streaming_and_after_each_turn(
         [TextDelta("x" * 400), mid_stream, Usage(50_000, 10_000), Finish("stop")],
     )
     config = AgentConfig(profile="openai", model="gpt-4o-mini", max_turns=7, token_budget=500_000)
-    sheet = make_sheet(qtbot, doc, model, config=config)
+    sheet = make_sheet(doc, model, config=config)
     send(sheet, "Count")
     finish(qloop, sheet)
     assert seen["turns"] == "Turns 2/7"
     assert re.search(r"~100,000 in · ~20,1\d\d out of 500,000", seen["tokens"]), seen["tokens"]
-    assert sheet.turns_label.text() == "Turns 2/7"
-    assert sheet.tokens_label.text() == "Tokens 150,000 in · 30,000 out of 500,000"
+    assert sheet.counters_bar.turns_label.text() == "Turns 2/7"
+    assert sheet.counters_bar.tokens_label.text() == "Tokens 150,000 in · 30,000 out of 500,000"
     # gpt-4o-mini list price: 150k x $0.15/M + 30k x $0.60/M = $0.0405
-    assert sheet.cost_label.text() == "Cost $0.0405"
-    assert re.fullmatch(r"\d+:\d\d", sheet.time_label.text())
+    assert sheet.counters_bar.cost_label.text() == "Cost $0.0405"
+    assert re.fullmatch(r"\d+:\d\d", sheet.counters_bar.time_label.text())
     close_sheet(qloop, sheet)
 
 
 def test_review_highlights_then_apply_lands_an_agent_revision_and_undo_reverts(
-    qtbot: Any, qloop: Any, doc: Any
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
 ) -> None:
     model = ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")])
-    sheet = make_sheet(qtbot, doc, model)
-    highlights = collect(sheet.highlightRequested)
-    previews = collect(sheet.previewRequested)
+    sheet = make_sheet(doc, model)
+    workspace = sheet.workspace
     send(sheet, "Rename")
     finish(qloop, sheet)
     # Before apply: the document is untouched; the draft is shown with its changes highlighted.
     assert doc.spec == SPEC
-    assert highlights[-1] == ["title", "go"]
-    shown, changed = previews[-1]
-    assert shown["root"]["children"][0]["text"] == "Inbox" and changed == ["title", "go"]
+    shown = workspace.shown
+    assert shown.source == "review" and shown.highlight == ("title", "go")
+    assert shown.spec["root"]["children"][0]["text"] == "Inbox"
     assert sheet.review.isVisibleTo(sheet)
     assert "Rename the title to Inbox" in sheet.review_label.text()
+    # The card says what each node lost or gained, and the rule for editing meanwhile.
+    assert 'title (text): text "Hello" → "Inbox"' in sheet.review.text()
+    assert 'go (button): label "Go" → "Send"' in sheet.review.text()
+    assert "Edits to the draft's nodes are refused" in sheet.review.text()
     assert sheet.apply_button.isEnabled() and sheet.discard_button.isEnabled()
 
     sheet.apply_button.click()
@@ -226,7 +237,7 @@ def test_review_highlights_then_apply_lands_an_agent_revision_and_undo_reverts(
     assert revision.changed == ("title", "go")
     assert doc.spec["root"]["children"][0]["text"] == "Inbox"
     assert doc.spec["root"]["children"][2]["label"] == "Send"
-    assert highlights[-1] == []
+    assert workspace.shown.source == "document" and workspace.shown.highlight == ()
     assert not sheet.apply_button.isEnabled()
 
     assert sheet.undo_button.isEnabled()
@@ -236,7 +247,7 @@ def test_review_highlights_then_apply_lands_an_agent_revision_and_undo_reverts(
     close_sheet(qloop, sheet)
 
 
-def test_undo_in_the_draft_and_discard(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_undo_in_the_draft_and_discard(make_sheet: Any, qtbot: Any, qloop: Any, doc: Any) -> None:
     second = {
         "ops": [
             {
@@ -248,28 +259,28 @@ def test_undo_in_the_draft_and_discard(qtbot: Any, qloop: Any, doc: Any) -> None
         "summary": "Change the subtitle",
     }
     model = ScriptedModel([calls(("patch", RENAME)), calls(("patch", second)), reply("Done.")])
-    sheet = make_sheet(qtbot, doc, model)
-    highlights = collect(sheet.highlightRequested)
-    previews = collect(sheet.previewRequested)
+    sheet = make_sheet(doc, model)
+    workspace = sheet.workspace
     send(sheet, "Two edits")
     finish(qloop, sheet)
-    assert highlights[-1] == ["title", "go", "subtitle"]
+    assert workspace.shown.highlight == ("title", "go", "subtitle")
     sheet.undo_button.click()  # undoes the draft's last revision, not the document
-    assert highlights[-1] == ["title", "go"]
-    assert previews[-1][0]["root"]["children"][1]["text"] == "Sub"
+    assert workspace.shown.highlight == ("title", "go")
+    assert workspace.shown.spec["root"]["children"][1]["text"] == "Sub"
+    assert workspace.shown.changed == ("subtitle",)  # only that node rebuilds in the preview
     assert len(doc.revisions.applied) == 0
     sheet.discard_button.click()
     assert doc.spec == SPEC and len(doc.revisions.applied) == 0
-    assert previews[-1][0] == SPEC  # the preview goes back to the prototype
-    assert highlights[-1] == []
+    assert workspace.shown.spec == SPEC and workspace.shown.source == "document"
+    assert workspace.shown.highlight == ()
     assert not sheet.review.isVisibleTo(sheet)
     close_sheet(qloop, sheet)
 
 
-def test_stop_cancels_mid_stream(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_stop_cancels_mid_stream(make_sheet: Any, qtbot: Any, qloop: Any, doc: Any) -> None:
     holder: dict[str, Any] = {}
     model = GatedModel([TextDelta("Partial answer"), lambda: False, TextDelta("never shown")])
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     holder["sheet"] = sheet
     send(sheet, "Write a lot")
     run_until(
@@ -284,13 +295,15 @@ def test_stop_cancels_mid_stream(qtbot: Any, qloop: Any, doc: Any) -> None:
     assert sheet.send_button.isEnabled() and not sheet.stop_button.isEnabled()
     # Exactly one terminal event, and the transcript stays usable for the next instruction.
     run_until(qloop, lambda: not sheet._tasks.tasks)  # the snapshot is written
-    assert [e["type"] for e in sheet.terminal_events] == ["cancelled"]
+    assert [e.status for e in sheet.terminal_events] == ["cancelled"]
     close_sheet(qloop, sheet)
 
 
-def test_stop_while_waiting_for_an_answer(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_stop_while_waiting_for_an_answer(
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
+) -> None:
     model = ScriptedModel([calls(("askUser", {"question": "Sure?", "options": ["Yes"]}))])
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     send(sheet, "Ask me")
     run_until(qloop, lambda: sheet.ask_card.isVisibleTo(sheet))
     sheet.stop_button.click()
@@ -300,9 +313,9 @@ def test_stop_while_waiting_for_an_answer(qtbot: Any, qloop: Any, doc: Any) -> N
     close_sheet(qloop, sheet)
 
 
-def test_a_failed_run_says_why(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_a_failed_run_says_why(make_sheet: Any, qtbot: Any, qloop: Any, doc: Any) -> None:
     model = ScriptedModel([ModelError("auth", "Incorrect API key provided", status=401)])
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     send(sheet, "Anything")
     assert finish(qloop, sheet) == "failed"
     error = [b for b in sheet.chat.bubbles if b.role == "error"]
@@ -315,9 +328,12 @@ def test_a_failed_run_says_why(qtbot: Any, qloop: Any, doc: Any) -> None:
     close_sheet(qloop, sheet)
 
 
-def test_a_crashing_model_still_ends_in_one_failed_event(qtbot: Any, qloop: Any, doc: Any) -> None:
+@pytest.mark.expected_log("agent run crashed", logger="studio.agent.driver", level="ERROR")
+def test_a_crashing_model_still_ends_in_one_failed_event(
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
+) -> None:
     model = ScriptedModel([])  # an unexpected call raises AssertionError, which is no ModelError
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     send(sheet, "Anything")
     assert finish(qloop, sheet) == "failed"
     assert "crashed" in sheet.chat.bubbles[-1].text()
@@ -325,22 +341,26 @@ def test_a_crashing_model_still_ends_in_one_failed_event(qtbot: Any, qloop: Any,
     close_sheet(qloop, sheet)
 
 
-def test_turn_cap_stops_the_run_and_says_so(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_turn_cap_stops_the_run_and_says_so(
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
+) -> None:
     model = ScriptedModel([calls(("outline", {})), calls(("readNode", {"id": "go"}))])
     config = AgentConfig(max_turns=2, token_budget=None)
-    sheet = make_sheet(qtbot, doc, model, config=config)
+    sheet = make_sheet(doc, model, config=config)
     send(sheet, "Loop")
     assert finish(qloop, sheet) == "failed"
     assert "turn cap of 2 turns" in sheet.chat.bubbles[-1].text()
-    assert sheet.turns_label.text() == "Turns 2/2"
+    assert sheet.counters_bar.turns_label.text() == "Turns 2/2"
     close_sheet(qloop, sheet)
 
 
-def test_without_a_key_the_banner_says_what_to_configure(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_without_a_key_the_banner_says_what_to_configure(
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
+) -> None:
     config = AgentConfig(profile="openai", model="gpt-4o-mini")
     backend = ThreadRecordingKeyring()
     keyring.set_keyring(backend)
-    sheet = make_sheet(qtbot, doc, None, models=ProviderModels(KeyStore()), config=config)
+    sheet = make_sheet(doc, None, models=make_sheet.provider(), config=config)
     run_until(qloop, lambda: not sheet.checking)  # the keychain is read off the GUI thread
     assert sheet.banner.isVisibleTo(sheet)
     assert sheet.banner_label.text() == (
@@ -361,25 +381,29 @@ def test_without_a_key_the_banner_says_what_to_configure(qtbot: Any, qloop: Any,
     close_sheet(qloop, sheet)
 
 
-def test_local_only_with_a_cloud_model_shows_the_banner(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_local_only_with_a_cloud_model_shows_the_banner(
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
+) -> None:
     config = AgentConfig(profile="openai", model="gpt-4o-mini", local_only=True)
-    sheet = make_sheet(qtbot, doc, None, models=ProviderModels(KeyStore()), config=config)
+    sheet = make_sheet(doc, None, models=make_sheet.provider(), config=config)
     run_until(qloop, lambda: not sheet.checking)
     assert "Local only is on" in sheet.banner_label.text()
     assert sheet.banner.isVisibleTo(sheet) and not sheet.send_button.isEnabled()
     close_sheet(qloop, sheet)
 
 
-def test_no_document_no_run(qtbot: Any, qloop: Any) -> None:
-    sheet = make_sheet(qtbot, None, ScriptedModel([]))
+def test_no_document_no_run(make_sheet: Any, qtbot: Any, qloop: Any) -> None:
+    sheet = make_sheet(None, ScriptedModel([]))
     assert sheet.banner_label.text() == "Open a prototype to use the agent."
     assert not sheet.send_button.isEnabled()
     close_sheet(qloop, sheet)
 
 
-def test_a_follow_up_instruction_continues_the_draft(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_a_follow_up_instruction_continues_the_draft(
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
+) -> None:
     model = ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")])
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     send(sheet, "Rename")
     finish(qloop, sheet)
     model.add(reply("Still renamed."))
@@ -393,10 +417,10 @@ def test_a_follow_up_instruction_continues_the_draft(qtbot: Any, qloop: Any, doc
 
 
 def test_a_follow_up_keeps_the_draft_and_takes_the_new_settings(
-    qtbot: Any, qloop: Any, doc: Any
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
 ) -> None:
     first = ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")])
-    sheet = make_sheet(qtbot, doc, first)
+    sheet = make_sheet(doc, first)
     send(sheet, "Rename")
     finish(qloop, sheet)
     session = sheet.driver.session
@@ -410,7 +434,7 @@ def test_a_follow_up_keeps_the_draft_and_takes_the_new_settings(
     assert sheet.driver.session is session  # the same draft
     assert [r.summary for r in sheet.driver.draft_revisions] == [RENAME["summary"], "New subtitle"]
     assert sheet.driver.changed() == ["title", "go", "subtitle"]
-    assert sheet.turns_label.text() == "Turns 2/4"
+    assert sheet.counters_bar.turns_label.text() == "Turns 2/4"
     assert len(second.requests) == 2 and "Rename" in json.dumps(second.requests[0].messages)
     sheet.apply_button.click()
     assert doc.revisions.applied[-1].changed == ("title", "go", "subtitle")
@@ -418,10 +442,10 @@ def test_a_follow_up_keeps_the_draft_and_takes_the_new_settings(
 
 
 def test_a_run_sent_before_the_settings_check_still_says_what_to_configure(
-    qtbot: Any, qloop: Any, doc: Any
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
 ) -> None:
     config = AgentConfig(profile="openai", model="gpt-4o-mini")
-    sheet = make_sheet(qtbot, doc, None, models=ProviderModels(KeyStore()), config=config)
+    sheet = make_sheet(doc, None, models=make_sheet.provider(), config=config)
     assert sheet.checking and sheet.send_button.isEnabled()  # the keychain is not read yet
     send(sheet, "Rename")
     assert finish(qloop, sheet) == "failed"
@@ -434,22 +458,22 @@ def test_a_run_sent_before_the_settings_check_still_says_what_to_configure(
 
 
 def test_cost_of_a_local_model_is_free_and_of_an_unknown_model_unknown(
-    qtbot: Any, qloop: Any, doc: Any
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
 ) -> None:
     model = ScriptedModel([reply("ok", usage=Usage(1000, 100))])
-    sheet = make_sheet(qtbot, doc, model, config=AgentConfig(profile="ollama", model="llama3.2"))
+    sheet = make_sheet(doc, model, config=AgentConfig(profile="ollama", model="llama3.2"))
     send(sheet, "Hi")
     finish(qloop, sheet)
-    assert sheet.cost_label.text() == "Cost: free (local)"
+    assert sheet.counters_bar.cost_label.text() == "Cost: free (local)"
     sheet.config = AgentConfig(profile="openai", model="some-future-model")
     sheet.recheck()
     run_until(qloop, lambda: not sheet.checking)
-    assert sheet.cost_label.text() == "Cost: no price"
+    assert sheet.counters_bar.cost_label.text() == "Cost: no price"
     close_sheet(qloop, sheet)
 
 
 def test_a_replay_with_an_answer_and_a_follow_up_is_one_run_in_the_sheet(
-    qtbot: Any, qloop: Any, doc: Any
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
 ) -> None:
     model = ScriptedModel(
         [
@@ -459,7 +483,7 @@ def test_a_replay_with_an_answer_and_a_follow_up_is_one_run_in_the_sheet(
             reply("Nothing else to do."),
         ]
     )
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     send(sheet, "Rename")
     run_until(qloop, lambda: bool(sheet.choice_buttons))
     sheet.choice_buttons[0].click()
@@ -475,7 +499,7 @@ def test_a_replay_with_an_answer_and_a_follow_up_is_one_run_in_the_sheet(
     snapshot = json.loads(sheet.driver.last_snapshot.read_text())
     close_sheet(qloop, sheet)
 
-    fresh = make_sheet(qtbot, new_document(), ScriptedModel([]))
+    fresh = make_sheet(new_document(), ScriptedModel([]))
     states = collect(fresh.runStateChanged)
     fresh.replay(snapshot)
     assert finish(qloop, fresh) == "completed"
@@ -517,7 +541,7 @@ def _dark(palette: QPalette) -> QPalette:
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_screenshot_of_the_sheet_under_review(
-    qtbot: Any, qloop: Any, qapp: Any, request: Any, doc: Any, theme: str
+    make_sheet: Any, qtbot: Any, qloop: Any, qapp: Any, request: Any, doc: Any, theme: str
 ) -> None:
     model = ScriptedModel(
         [
@@ -531,10 +555,10 @@ def test_screenshot_of_the_sheet_under_review(
     if theme == "dark":  # what the Fusion style shows when the system is dark
         qapp.setPalette(_dark(previous))
     request.addfinalizer(lambda: qapp.setPalette(previous))
-    sheet = make_sheet(qtbot, doc, model, config=config)
+    sheet = make_sheet(doc, model, config=config)
     sheet.show()
     qtbot.waitExposed(sheet)
-    doc.select("title")
+    sheet.workspace.select("title")
     send(sheet, "Call the screen Inbox and the button Send")
     finish(qloop, sheet)
     qtbot.waitUntil(lambda: not sheet.chat.verticalScrollBar().maximum())  # the layout settled
@@ -547,9 +571,9 @@ def test_screenshot_of_the_sheet_under_review(
     close_sheet(qloop, sheet)
 
 
-def test_stop_at_close_cancels_the_run(qtbot: Any, qloop: Any, doc: Any) -> None:
+def test_stop_at_close_cancels_the_run(make_sheet: Any, qtbot: Any, qloop: Any, doc: Any) -> None:
     model = GatedModel([TextDelta("a"), lambda: False])
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     send(sheet, "Hold")
     run_until(qloop, lambda: bool(sheet.chat.bubbles) and sheet.chat.bubbles[-1].text() == "a")
     sheet.close()  # closing the sheet cancels everything it started
@@ -558,51 +582,11 @@ def test_stop_at_close_cancels_the_run(qtbot: Any, qloop: Any, doc: Any) -> None
     close_sheet(qloop, sheet)
 
 
-def test_install_docks_the_sheet_and_wires_preview_and_tree(
-    qtbot: Any, qloop: Any, doc: Any
-) -> None:
-    from PySide6.QtWidgets import QDockWidget, QMainWindow
-
-    from studio.preview.scene import prepare_quick
-    from studio.preview.widget import PreviewWidget
-    from studio.ui.agent_bridge import FixedModel
-    from studio.ui.agent_sheet import install_agent_sheet
-    from studio.ui.spec_tree import SpecTreePanel
-
-    prepare_quick()
-    window = QMainWindow()
-    qtbot.addWidget(window)
-    preview = PreviewWidget(show_frame=False)
-    window.setCentralWidget(preview)
-    tree = SpecTreePanel()
-    tree.set_spec(doc.spec)
-    preview.set_spec(doc.spec)
-    model = ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")])
-    sheet = install_agent_sheet(
-        window, lambda: doc, preview, tree, models=FixedModel(model), config=AgentConfig()
-    )
-    dock = window.findChild(QDockWidget, "agentDock")
-    assert dock is not None and dock.widget() is sheet
-    send(sheet, "Rename")
-    finish(qloop, sheet)
-    # The draft is in the preview and the tree, its changed nodes highlighted in both.
-    assert tree.highlighted() == {"title", "go"}
-    assert preview.controller.highlighted == ["title", "go"]
-    assert (
-        preview.runtime is not None
-        and preview.runtime.spec["root"]["children"][0]["text"] == "Inbox"
-    )
-    sheet.discard_button.click()
-    assert tree.highlighted() == set()
-    assert preview.runtime.spec["root"]["children"][0]["text"] == "Hello"
-    close_sheet(qloop, sheet)
-
-
 def test_apply_after_the_user_edited_meanwhile_keeps_both_changes(
-    qtbot: Any, qloop: Any, doc: Any
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
 ) -> None:
     model = ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")])
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     send(sheet, "Rename")
     finish(qloop, sheet)
     doc.apply_ops([{"op": "add", "path": "/state/dark", "value": True}], summary="user edit")
@@ -613,36 +597,17 @@ def test_apply_after_the_user_edited_meanwhile_keeps_both_changes(
     close_sheet(qloop, sheet)
 
 
-def test_a_click_in_the_tree_becomes_the_context(qtbot: Any, qloop: Any, doc: Any) -> None:
-    from PySide6.QtWidgets import QMainWindow
-
-    from studio.ui.agent_bridge import FixedModel
-    from studio.ui.agent_sheet import install_agent_sheet
-    from studio.ui.spec_tree import SpecTreePanel
-
-    window = QMainWindow()
-    qtbot.addWidget(window)
-    tree = SpecTreePanel()
-    tree.set_spec(doc.spec)
-    sheet = install_agent_sheet(
-        window, lambda: doc, None, tree, models=FixedModel(ScriptedModel([])), config=AgentConfig()
-    )
-    tree.nodeSelected.emit("go")
-    assert sheet.selected == "go" and "go" in sheet.selection_label.text()
-    close_sheet(qloop, sheet)
-
-
 def test_a_replay_that_differs_from_the_recording_says_how(
-    qtbot: Any, qloop: Any, doc: Any
+    make_sheet: Any, qtbot: Any, qloop: Any, doc: Any
 ) -> None:
-    sheet = make_sheet(qtbot, doc, ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")]))
+    sheet = make_sheet(doc, ScriptedModel([calls(("patch", RENAME)), reply("Renamed.")]))
     send(sheet, "Rename")
     finish(qloop, sheet)
     snapshot = json.loads(json.dumps(sheet.driver.session.snapshot()))
     close_sheet(qloop, sheet)
     snapshot["tools"]["patch"] = "0000000000000000"  # recorded with another patch schema
 
-    fresh = make_sheet(qtbot, new_document(), ScriptedModel([]))
+    fresh = make_sheet(new_document(), ScriptedModel([]))
     statuses = collect(fresh.statusChanged)
     fresh.replay(snapshot)
     assert finish(qloop, fresh) == "completed"

@@ -37,8 +37,16 @@ def studio(
 def test_smoke_test_opens_a_template_and_paints(_isolated_home: Path) -> None:
     result = studio("--smoke-test")
     assert result.returncode == 0, result.stderr
-    # The window paints before the slow parts load; then the preview draws the prototype.
-    assert result.stdout.strip().splitlines() == ["window painted", "smoke ok"]
+    # The window paints before the slow parts load; then the preview draws the prototype and
+    # each check of studio.ui.smoke reports one line.
+    lines = result.stdout.strip().splitlines()
+    assert lines[0] == "window painted"
+    assert lines[1].startswith("smoke opened: ")
+    assert [line.split(":")[0] for line in lines[2:]] == [
+        "smoke preview", "smoke font", "smoke icu", "smoke mirror", "smoke about", "smoke ok",
+    ]  # fmt: skip
+    assert "Material Icons" in lines[3]
+    assert lines[5].startswith("smoke mirror: H.264 64x96, 6 frames")
     # First launch seeded the five templates into the library under PROTO_STUDIO_HOME.
     assert sorted(e.source for e in Library(_isolated_home).list_entries()) == ["template"] * 5
 

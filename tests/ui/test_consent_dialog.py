@@ -18,7 +18,9 @@ from PySide6.QtWidgets import QApplication
 
 from studio.platform.consent import ConsentRequest, PendingConsent
 from studio.ui.consent import ConsentDialog
-from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio, build_studio
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
+from tests.helpers.studio import StudioHarness as Studio
+from tests.helpers.waiting import run_until
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
 RAISE = r"This plugin does not support raise\(\)"
@@ -108,12 +110,7 @@ COPY_SPEC: dict[str, Any] = {
 def _until(loop: asyncio.AbstractEventLoop, predicate: Any, timeout: float = 10.0) -> None:
     """Run the loop until `predicate()` holds, without waiting for the controller's commands
     (the platform call is one of them, and it waits for the answer)."""
-
-    async def poll() -> None:
-        while not predicate():  # noqa: ASYNC110 (a UI state, no event to await)
-            await asyncio.sleep(0.02)
-
-    loop.run_until_complete(asyncio.wait_for(poll(), timeout))
+    run_until(loop, predicate, timeout)
 
 
 def _click_through_the_window(studio: Studio, address: str) -> None:
@@ -135,17 +132,11 @@ def _click_through_the_window(studio: Studio, address: str) -> None:
 
 @pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS, RAISE)
 def test_the_question_is_modal_on_top_pauses_the_prototype_and_copies_what_it_showed(
-    qloop: asyncio.AbstractEventLoop, qtbot: Any, qapp: Any, tmp_path: Path
+    qloop: asyncio.AbstractEventLoop, make_studio: Any, qapp: Any, tmp_path: Path
 ) -> None:
-    from studio.ui.app import PlatformServices
-
     qapp.setQuitOnLastWindowClosed(False)
-    services: list[PlatformServices] = []
-    studio = build_studio(
-        qloop, qtbot, tmp_path / "home", host_factory=lambda pid: services[0].host_for(pid)
-    )
-    services.append(PlatformServices(studio.window))
-    consent_ui = services[0]._build()[2]
+    studio = make_studio()  # the composition root's platform services, modal to its window
+    consent_ui = studio.studio.platform.consent_ui()
     opened: list[ConsentDialog] = []
     consent_ui.dialog_opened.connect(opened.append)
     try:
@@ -185,7 +176,6 @@ def test_the_question_is_modal_on_top_pauses_the_prototype_and_copies_what_it_sh
         assert QGuiApplication.clipboard().text() == "Each person pays 34.5"
         assert studio.window.preview_pane.isEnabled() and QApplication.activeModalWidget() is None
     finally:
-        services[0].close()
         studio.close()
         QGuiApplication.clipboard().clear()  # the offscreen clipboard crashes at exit otherwise
 

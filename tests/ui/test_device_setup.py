@@ -22,7 +22,7 @@ from tests.device import media
 from tests.device.fixtures import PHONE_SRC, Phone, StandIn
 from tests.device.release_server import ReleaseServer, fake_apk, release_server
 from tests.device.test_real_adb import ON_BUTTON, PAGER, SPEC
-from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
 from tests.ui.test_devices import wait_until
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
@@ -60,10 +60,14 @@ def manager_for(
 
     def make(releases: Releases) -> DeviceManager:
         pane = PreviewPane(deferred=True)
-        qtbot.addWidget(pane)
+        manager = DeviceManager(pane, fresh_phone.adb, pane, releases=releases)
+        # Closed (its session and CtrlProxy connection stopped) before pytest-qt deletes the
+        # pane it lives in: else a phone event reaches a deleted session at teardown.
+        qtbot.addWidget(
+            pane, before_close_func=lambda _: qloop.run_until_complete(manager.aclose())
+        )
         pane.resize(600, 900)
         pane.show()
-        manager = DeviceManager(pane, fresh_phone.adb, pane, releases=releases)
         manager.show_spec(SPEC)
         manager.start()
         made.append(manager)

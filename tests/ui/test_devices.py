@@ -8,10 +8,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import gc
 import json
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,33 +19,19 @@ from PySide6.QtGui import QGuiApplication
 
 from studio.device.adb import CTRLPROXY_SERVICE, Adb, AdbServer, ctrlproxy_enable_commands
 from studio.device.mirror import MirrorState
-from studio.library.store import Library
-from studio.ui.controller import StudioController
 from studio.ui.device_picker import ADB_PROBLEM
 from studio.ui.devices import BUILTIN, NO_PHONE, NO_PHONE_LABEL, DeviceManager
-from studio.ui.main_window import MainWindow
 from studio.ui.preview_pane import PreviewPane
-from studio.ui.settings import UiSettings
 from tests.device import media
 from tests.device.fake_adb_server import FakeAdbServer, FakeDevice
 from tests.device.fixtures import Phone, StandIn
 from tests.device.test_adb_listing import android_shell
 from tests.device.test_real_adb import SPEC
-from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
+from tests.helpers.studio import StudioHarness as Studio
+from tests.helpers.waiting import run_until as wait_until
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
-
-
-def wait_until(
-    loop: asyncio.AbstractEventLoop, predicate: Callable[[], bool], timeout: float = 10.0
-) -> None:
-    """Run the qasync loop (Qt events, queued signals, tasks) until the UI state holds."""
-
-    async def poll() -> None:
-        while not predicate():  # noqa: ASYNC110 (a UI state, no event to await)
-            await asyncio.sleep(0.02)
-
-    loop.run_until_complete(asyncio.wait_for(poll(), timeout))
 
 
 # ---- unit level: a fake adb server ---------------------------------------------------------------
@@ -275,51 +259,32 @@ def _mean(image: np.ndarray) -> np.ndarray:
 
 @contextlib.contextmanager
 def studio_on(
+    make_studio: Callable[..., Studio],
     phone: Phone,
-    loop: asyncio.AbstractEventLoop,
-    home: Path,
     spec: dict[str, Any] = SPEC,
     assets: dict[str, bytes] | None = None,
 ) -> Iterator[Studio]:
-    """The real studio window with the prototype `spec` open (a library entry with `assets` when
-    given, else an imported file), its phones reached through the stand-in phone's adb server;
-    closed in the app's order (pytest-qt would delete it too early)."""
-    library = Library(home)
-    settings = UiSettings(home / "config" / "ui.ini")
-    controller = StudioController(library, settings)
-    controller.thumbnail_delay = 0.05
-    window = MainWindow(controller, settings, adb=phone.adb)
-    window.show()
-    studio = Studio(window, controller, library, settings, loop)
-    try:
-        controller.start()
-        studio.settle()
-        if assets is None:
-            spec_file = home / "likes.json"
-            spec_file.write_text(json.dumps(spec), encoding="utf-8")
-            controller.import_files([spec_file])
-        else:
-            entry = library.create("Likes", spec, "file", assets)
-            controller.open_entry(entry.id)
-        studio.settle()
-        studio.wait_for(lambda: controller.document is not None)
-        assert controller.document is not None and controller.document.spec["id"] == spec["id"]
-        yield studio
-    finally:
-        window.close()
-        loop.run_until_complete(window.agent_sheet.aclose())
-        loop.run_until_complete(window.devices.aclose())
-        loop.run_until_complete(controller.aclose())
-        window.deleteLater()
-        loop.run_until_complete(asyncio.sleep(0))
-        gc.collect()
+    """The real studio window (the studio fixture) with the prototype `spec` open (a library
+    entry with `assets` when given, else an imported file), its phones reached through the
+    stand-in phone's adb server; the fixture closes it in the app's order."""
+    studio = make_studio(adb=phone.adb)
+    controller, library = studio.controller, studio.library
+    if assets is None:
+        spec_file = library.folder.parent / "likes.json"
+        spec_file.write_text(json.dumps(spec), encoding="utf-8")
+        controller.import_files([spec_file])
+    else:
+        entry = library.create("Likes", spec, "file", assets)
+        controller.open_entry(entry.id)
+    studio.settle()
+    studio.wait_for(lambda: controller.document is not None)
+    assert controller.document is not None and controller.document.spec["id"] == spec["id"]
+    yield studio
 
 
 @pytest.fixture
-def phone_studio(
-    qloop: asyncio.AbstractEventLoop, tmp_path: Path, fresh_phone: Phone
-) -> Iterator[Studio]:
-    with studio_on(fresh_phone, qloop, tmp_path / "home") as studio:
+def phone_studio(make_studio: Callable[..., Studio], fresh_phone: Phone) -> Iterator[Studio]:
+    with studio_on(make_studio, fresh_phone) as studio:
         yield studio
 
 
@@ -484,7 +449,7 @@ def test_the_watcher_starts_the_adb_server_off_the_gui_thread(
 
 def test_enable_with_adb_turns_a_disabled_ctrlproxy_on_and_shows(
     qloop: asyncio.AbstractEventLoop,
-    tmp_path: Path,
+    make_studio: Callable[..., Studio],
     fresh_phone: Phone,
     start_ctrlproxy: Callable[..., StandIn],
 ) -> None:
@@ -492,7 +457,7 @@ def test_enable_with_adb_turns_a_disabled_ctrlproxy_on_and_shows(
     fresh_phone.sh("settings put secure enabled_accessibility_services com.other/.Svc")
     fresh_phone.set_prop("ro.kernel.qemu", "1")  # an emulator: AutoMobile enables it itself
     serial = fresh_phone.serial
-    with studio_on(fresh_phone, qloop, tmp_path / "home") as studio:
+    with studio_on(make_studio, fresh_phone) as studio:
         devices = studio.window.devices
         guidance = devices.page.guidance
         label = f"Stand-in Pixel ({serial}) · not enabled"
@@ -521,14 +486,14 @@ IMAGE_SPEC: dict[str, Any] = {
 
 def test_the_entrys_assets_reach_the_phone_before_the_show_and_once(
     qloop: asyncio.AbstractEventLoop,
-    tmp_path: Path,
+    make_studio: Callable[..., Studio],
     fresh_phone: Phone,
     start_ctrlproxy: Callable[..., StandIn],
 ) -> None:
     start_ctrlproxy()
     hero = media.png(media.solid(8, 8, media.RED))
     serial = fresh_phone.serial
-    with studio_on(fresh_phone, qloop, tmp_path / "home", IMAGE_SPEC, {"hero": hero}) as studio:
+    with studio_on(make_studio, fresh_phone, IMAGE_SPEC, {"hero": hero}) as studio:
         devices = studio.window.devices
         wait_until(qloop, lambda: serial in devices.picker.devices)
         devices.picker.choose(serial)

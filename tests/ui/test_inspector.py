@@ -10,6 +10,7 @@ import pytest
 
 from studio.document import Document
 from studio.ui.inspector import InspectorPanel
+from studio.workspace import Workspace
 
 SPEC: dict[str, Any] = {
     "id": "i",
@@ -32,22 +33,33 @@ def doc() -> Document:
 
 
 @pytest.fixture
+def ws(doc: Document) -> Workspace:
+    workspace = Workspace()
+    workspace.open(doc)
+    return workspace
+
+
+@pytest.fixture
 def inspector(qtbot: Any) -> InspectorPanel:
     panel = InspectorPanel()
     qtbot.addWidget(panel)
     return panel
 
 
-def test_nothing_selected_disables_the_form(inspector: InspectorPanel, doc: Document) -> None:
-    inspector.show_node(doc, None)
+def test_nothing_selected_disables_the_form(
+    ws: Workspace, inspector: InspectorPanel, doc: Document
+) -> None:
+    inspector.show_node(ws, None)
     assert inspector.title.text() == "Nothing selected"
     assert not inspector.tabs.isEnabled()
-    inspector.show_node(doc, "no-such-node")
+    inspector.show_node(ws, "no-such-node")
     assert not inspector.tabs.isEnabled()
 
 
-def test_form_shows_the_common_fields(inspector: InspectorPanel, doc: Document) -> None:
-    inspector.show_node(doc, "go")
+def test_form_shows_the_common_fields(
+    ws: Workspace, inspector: InspectorPanel, doc: Document
+) -> None:
+    inspector.show_node(ws, "go")
     assert inspector.title.text() == "button · go"
     assert inspector.id_edit.text() == "go"
     assert inspector.text_label.text() == "Label"
@@ -58,9 +70,9 @@ def test_form_shows_the_common_fields(inspector: InspectorPanel, doc: Document) 
 
 
 def test_form_edit_is_one_user_revision(
-    inspector: InspectorPanel, doc: Document, qtbot: Any
+    ws: Workspace, inspector: InspectorPanel, doc: Document, qtbot: Any
 ) -> None:
-    inspector.show_node(doc, "go")
+    inspector.show_node(ws, "go")
     inspector.text_edit.setText("Continue")
     inspector.variant_combo.setCurrentText("outlined")
     with qtbot.waitSignal(inspector.edited) as blocker:
@@ -75,16 +87,16 @@ def test_form_edit_is_one_user_revision(
 
 
 def test_unchanged_form_makes_no_revision(
-    inspector: InspectorPanel, doc: Document, qtbot: Any
+    ws: Workspace, inspector: InspectorPanel, doc: Document, qtbot: Any
 ) -> None:
-    inspector.show_node(doc, "title")
+    inspector.show_node(ws, "title")
     with qtbot.assertNotEmitted(inspector.edited):
         inspector.apply_form()
     assert doc.revisions.revisions == []
 
 
-def test_json_edit_applies(inspector: InspectorPanel, doc: Document) -> None:
-    inspector.show_node(doc, "title")
+def test_json_edit_applies(ws: Workspace, inspector: InspectorPanel, doc: Document) -> None:
+    inspector.show_node(ws, "title")
     inspector.json_edit.setPlainText(
         json.dumps(
             {"type": "text", "id": "title", "text": "Hi", "style": {"textStyle": "headlineSmall"}}
@@ -96,9 +108,9 @@ def test_json_edit_applies(inspector: InspectorPanel, doc: Document) -> None:
 
 
 def test_invalid_json_edit_shows_path_and_changes_nothing(
-    inspector: InspectorPanel, doc: Document, qtbot: Any
+    ws: Workspace, inspector: InspectorPanel, doc: Document, qtbot: Any
 ) -> None:
-    inspector.show_node(doc, "sw")
+    inspector.show_node(ws, "sw")
     inspector.json_edit.setPlainText(json.dumps({"type": "switch", "id": "sw", "stateKey": "name"}))
     with qtbot.assertNotEmitted(inspector.edited):
         inspector.apply_json_button.click()
@@ -107,27 +119,61 @@ def test_invalid_json_edit_shows_path_and_changes_nothing(
     assert doc.spec == SPEC and doc.revisions.revisions == []
 
 
-def test_json_syntax_error_names_line_and_column(inspector: InspectorPanel, doc: Document) -> None:
-    inspector.show_node(doc, "title")
+def test_json_syntax_error_names_line_and_column(
+    ws: Workspace, inspector: InspectorPanel, doc: Document
+) -> None:
+    inspector.show_node(ws, "title")
     inspector.json_edit.setPlainText('{"type": "text",\n "text": }')
     inspector.apply_json()
     assert inspector.error_text().startswith("JSON line 2 column")
     assert doc.spec == SPEC
 
 
-def test_renaming_the_id_follows_the_node(inspector: InspectorPanel, doc: Document) -> None:
-    inspector.show_node(doc, "title")
+def test_renaming_the_id_follows_the_node(
+    ws: Workspace, inspector: InspectorPanel, doc: Document
+) -> None:
+    inspector.show_node(ws, "title")
     inspector.id_edit.setText("heading")
     inspector.apply_form()
     assert doc.spec["root"]["children"][0]["id"] == "heading"
     assert inspector.title.text() == "text · heading"
 
 
-def test_root_edit_is_a_whole_spec_revision(inspector: InspectorPanel, doc: Document) -> None:
-    inspector.show_node(doc, "root")
+def test_root_edit_is_a_whole_spec_revision(
+    ws: Workspace, inspector: InspectorPanel, doc: Document
+) -> None:
+    inspector.show_node(ws, "root")
     root = copy.deepcopy(SPEC["root"])
     root["children"] = root["children"][:1]
     inspector.json_edit.setPlainText(json.dumps(root))
     inspector.apply_json()
     assert len(doc.spec["root"]["children"]) == 1
     assert len(doc.revisions.revisions) == 1
+
+
+def test_a_node_of_the_agents_draft_is_refused_in_one_line(
+    ws: Workspace, inspector: InspectorPanel, doc: Document, qtbot: Any
+) -> None:
+    from studio.library.revisions import Revision
+    from studio.spec.patch import apply_patch
+
+    node = {"type": "button", "id": "go", "label": "Send"}
+    result = apply_patch(doc.spec, [{"op": "replaceNode", "id": "go", "node": node}])
+    draft = Revision(result.spec, "agent", "Send", ops=list(result.ops), changed=result.changed)
+    ws.show_draft("run", doc.spec, [draft])
+    inspector.show_node(ws, "go")
+    assert inspector.text_edit.text() == "Send"  # the inspector shows the draft
+    refusal = "'go' is part of the agent's draft: apply or discard the draft to edit it"
+    assert inspector.error_text() == refusal  # said before the user types
+    inspector.text_edit.setText("Mine")
+    with qtbot.assertNotEmitted(inspector.edited):
+        inspector.apply_form_button.click()
+    assert inspector.error_text() == refusal
+    assert doc.spec == SPEC
+    # Another node is edited as usual: the edit goes to the document.
+    inspector.show_node(ws, "title")
+    assert inspector.error_text() == ""
+    inspector.text_edit.setText("Welcome")
+    inspector.apply_form_button.click()
+    assert doc.spec["root"]["children"][0]["text"] == "Welcome"
+    assert ws.shown.spec["root"]["children"][1]["label"] == "Send"

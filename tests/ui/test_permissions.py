@@ -18,7 +18,8 @@ from studio.platform.modules.clipboard import MemoryClipboard
 from studio.platform.registry import default_registry
 from studio.ui.consent import ConsentDialog, QtConsentUI
 from studio.ui.permissions import PermissionsDialog, granted_label
-from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio, build_studio
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
+from tests.helpers.studio import StudioHarness as Studio
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
 
@@ -145,7 +146,7 @@ def tap(studio: Studio, address: str) -> None:
 
 @pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS, r"This plugin does not support raise\(\)")
 def test_revoking_in_the_studio_makes_the_next_call_ask_again(
-    qloop: asyncio.AbstractEventLoop, qtbot: Any, qapp: Any, tmp_path: Path
+    qloop: asyncio.AbstractEventLoop, make_studio: Any, qapp: Any, tmp_path: Path
 ) -> None:
     qapp.setQuitOnLastWindowClosed(False)
     board = MemoryClipboard()
@@ -161,10 +162,7 @@ def test_revoking_in_the_studio_makes_the_next_call_ask_again(
         QTimer.singleShot(0, getattr(dialog, answers.pop(0)).click)
 
     consent_ui.dialog_opened.connect(answer)
-    studio = build_studio(
-        qloop, qtbot, tmp_path / "home",
-        host_factory=lambda pid: PlatformHost(registry, broker, prototype_id=pid),
-    )  # fmt: skip
+    studio = make_studio(host_factory=lambda pid: PlatformHost(registry, broker, prototype_id=pid))
     try:
         studio.window.set_permissions_source(lambda: broker)
         spec_file = tmp_path / "copier.json"

@@ -15,7 +15,8 @@ import pytest
 from studio.platform.consent import ConsentBroker
 from studio.platform.host import PlatformHost
 from studio.platform.registry import default_registry
-from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio, build_studio
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
+from tests.helpers.studio import StudioHarness as Studio
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
 
@@ -74,10 +75,10 @@ def tick_lines(studio: Studio) -> list[str]:
 
 
 def test_ticks_reach_the_event_log_and_stop_on_switch(
-    qloop: Any, qtbot: Any, tmp_path: Path
+    qloop: Any, make_studio: Any, tmp_path: Path
 ) -> None:
     hosts = Hosts()
-    studio = build_studio(qloop, qtbot, tmp_path / "home", host_factory=hosts)
+    studio = make_studio(host_factory=hosts)
     try:
         # The templates opened at start require no module: no host, no registry work.
         assert hosts.made == []
@@ -111,10 +112,10 @@ def test_ticks_reach_the_event_log_and_stop_on_switch(
 
 
 def test_an_edit_that_drops_the_module_stops_its_events_and_close_stops_all(
-    qloop: Any, qtbot: Any, tmp_path: Path
+    qloop: Any, make_studio: Any, tmp_path: Path
 ) -> None:
     hosts = Hosts()
-    studio = build_studio(qloop, qtbot, tmp_path / "home", host_factory=hosts)
+    studio = make_studio(host_factory=hosts)
     closed = False
     try:
         open_spec(studio, tmp_path, QUIET)

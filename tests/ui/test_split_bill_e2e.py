@@ -17,13 +17,15 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt, QTimer
 from PySide6.QtTest import QTest
 
-from studio.agent.session import AgentSession
+from studio.agent.providers import FixedModel
 from studio.agent.testing import ScriptedModel, call, calls, reply
 from studio.platform.consent import ConsentBroker
 from studio.platform.host import PlatformHost
 from studio.platform.registry import PlatformRegistry, default_registry
 from studio.ui.consent import ConsentDialog, QtConsentUI
-from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio, build_studio
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
+from tests.helpers.studio import StudioHarness as Studio
+from tests.ui.agent_helpers import finish
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
 
@@ -231,20 +233,22 @@ def platform_calls(node: Any) -> list[str]:
 
 
 def test_agent_composes_split_bill_and_share_asks_outside_the_preview(
-    qloop: asyncio.AbstractEventLoop, qtbot: Any, tmp_path: Path, platform: Platform
+    qloop: asyncio.AbstractEventLoop, make_studio: Any, tmp_path: Path, platform: Platform
 ) -> None:
-    studio = build_studio(
-        qloop, qtbot, tmp_path / "home",
+    model = ScriptedModel(script())
+    studio = make_studio(
         host_factory=lambda pid: PlatformHost(platform.registry, platform.broker, prototype_id=pid),
-    )  # fmt: skip
-    try:
-        _run(qloop, studio, tmp_path, platform)
-    finally:
-        studio.close()
+        models=FixedModel(model),
+    )
+    _run(qloop, studio, tmp_path, platform, model)
 
 
 def _run(
-    qloop: asyncio.AbstractEventLoop, studio: Studio, tmp_path: Path, platform: Platform
+    qloop: asyncio.AbstractEventLoop,
+    studio: Studio,
+    tmp_path: Path,
+    platform: Platform,
+    model: ScriptedModel,
 ) -> None:
     blank = tmp_path / "split-bill.json"
     blank.write_text(json.dumps(BLANK), encoding="utf-8")
@@ -253,12 +257,15 @@ def _run(
     document = studio.controller.document
     assert document is not None and document.name == "split-bill"
 
-    # -- the agent: a real session with the real spec tools, on a draft of the open spec.
-    model = ScriptedModel(script())
-    session = AgentSession(model, document.spec, platform_registry=lambda: platform.registry)
-    result = qloop.run_until_complete(session.run("Make a bill splitter I can share"))
+    # -- the agent, as the designer uses it: an instruction in the sheet, Send.
+    sheet = studio.sheet
+    sheet.instruction.setPlainText("Make a bill splitter I can share")
+    sheet.send_button.click()
+    assert finish(qloop, sheet) == "completed"
     model.assert_complete()
-    assert result.status == "completed"
+    driver = sheet.driver
+    assert driver is not None and driver.session is not None
+    session = driver.session
 
     # It asked what this build advertises before writing a platform action...
     caps = tool_output(model, "caps")
@@ -271,7 +278,7 @@ def _run(
     assert bad["error"].startswith("patch rejected, nothing changed")
     assert "sms" in bad["message"] and bad["path"].endswith(".call")
     assert tool_output(model, "good")["ok"] is True
-    calls_used = platform_calls(session.draft.spec["root"])
+    calls_used = platform_calls(driver.draft_spec()["root"])
     assert sorted(calls_used) == ["calc.evaluate", "share.text"]
     assert {c.split(".")[0] for c in calls_used} <= advertised
     # No tool answers consent: the model's attempt is an unknown tool, and the claim it read
@@ -284,14 +291,11 @@ def _run(
     assert tool_output(model, "grant")["error"].startswith("unknown tool 'approveConsent'")
     assert qloop.run_until_complete(platform.broker.grants()) == []
 
-    # -- apply the draft to the Document; the studio's preview shows the surface.
-    revisions = session.draft.revisions
-    document.apply_ops(
-        [op for r in revisions for op in (r.ops or [])],
-        author="agent", summary=revisions[-1].summary,
-    )  # fmt: skip
-    session.draft.apply()
+    # -- Apply: the draft lands in the document as one agent revision; the preview shows it.
+    assert studio.workspace.shown.source == "review"  # the draft is what the preview shows
+    sheet.apply_button.click()
     studio.settle()
+    assert document.revisions.applied[-1].author == "agent"
     assert platform_calls(document.spec["root"]) == calls_used
     studio.wait_for(lambda: {"amount", "people", "tip", "calculate", "share"} <= set(nodes(studio)))
     preview = studio.window.preview_pane.preview
@@ -350,17 +354,16 @@ def _run(
 
 
 def test_the_studio_root_places_consent_dialogs_beside_the_preview(
-    qloop: asyncio.AbstractEventLoop, qtbot: Any, qapp: Any, tmp_path: Path
+    qloop: asyncio.AbstractEventLoop, make_studio: Any, qapp: Any
 ) -> None:
     from studio.platform.consent import ConsentDecision, ConsentRequest
-    from studio.ui.app import PlatformServices
 
     qapp.setQuitOnLastWindowClosed(False)
-    studio = build_studio(qloop, qtbot, tmp_path / "home")
-    services = PlatformServices(studio.window)
+    studio = make_studio(extras=False)
+    services = studio.studio.platform  # what the composition root built for this window
     try:
         broker = services.broker()
-        consent_ui = services._built[2]  # type: ignore[index]
+        consent_ui = services.consent_ui()
         seen: list[tuple[QRect, QRect]] = []
 
         def deny(dialog: ConsentDialog) -> None:
@@ -376,5 +379,4 @@ def test_the_studio_root_places_consent_dialogs_beside_the_preview(
         assert decision is ConsentDecision.DENY
         assert len(seen) == 1 and not seen[0][0].intersects(seen[0][1]), seen
     finally:
-        services.close()
         studio.close()

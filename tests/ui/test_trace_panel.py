@@ -12,14 +12,15 @@ from PySide6.QtGui import QGuiApplication
 
 from studio.agent.testing import ScriptedModel, calls, reply
 from studio.ui.trace_panel import TracePanel
+from tests.helpers.waiting import run_until
 from tests.ui.agent_helpers import (
     RENAME,
+    SheetMaker,
     close_sheet,
     collect_qt_garbage,
     finish,
-    make_sheet,
     new_document,
-    run_until,
+    sheet_maker,
 )
 
 
@@ -29,7 +30,12 @@ def _leave_no_qt_garbage() -> Iterator[None]:
     collect_qt_garbage()
 
 
-def _run_with_tools(qtbot: Any, qloop: Any) -> Any:
+@pytest.fixture
+def make_sheet(qtbot: Any, qloop: Any) -> Iterator[SheetMaker]:
+    yield from sheet_maker(qtbot, qloop)
+
+
+def _run_with_tools(make_sheet: SheetMaker, qloop: Any) -> Any:
     bad = {
         "ops": [{"op": "replaceNode", "id": "nope", "node": {"type": "text", "text": "x"}}],
         "summary": "Bad",
@@ -43,7 +49,7 @@ def _run_with_tools(qtbot: Any, qloop: Any) -> Any:
         ]
     )
     doc = new_document()
-    sheet = make_sheet(qtbot, doc, model)
+    sheet = make_sheet(doc, model)
     sheet.instruction.setPlainText("Rename")
     sheet.send_button.click()
     assert finish(qloop, sheet) == "completed"
@@ -56,9 +62,9 @@ def _top(panel: TracePanel) -> list[Any]:
 
 
 def test_every_step_is_listed_with_arguments_result_duration_and_error(
-    qtbot: Any, qloop: Any
+    make_sheet: SheetMaker, qloop: Any
 ) -> None:
-    sheet, _ = _run_with_tools(qtbot, qloop)
+    sheet, _ = _run_with_tools(make_sheet, qloop)
     panel = sheet.trace
     session = sheet.driver.session
     assert panel.trace_id == session.trace_id and panel.trace_label.text() == session.trace_id
@@ -79,8 +85,8 @@ def test_every_step_is_listed_with_arguments_result_duration_and_error(
     close_sheet(qloop, sheet)
 
 
-def test_copy_buttons_copy_the_trace_id_and_the_steps(qtbot: Any, qloop: Any) -> None:
-    sheet, _ = _run_with_tools(qtbot, qloop)
+def test_copy_buttons_copy_the_trace_id_and_the_steps(make_sheet: SheetMaker, qloop: Any) -> None:
+    sheet, _ = _run_with_tools(make_sheet, qloop)
     panel = sheet.trace
     panel.copy_id_button.click()
     assert QGuiApplication.clipboard().text() == panel.trace_id
@@ -91,15 +97,15 @@ def test_copy_buttons_copy_the_trace_id_and_the_steps(qtbot: Any, qloop: Any) ->
     close_sheet(qloop, sheet)
 
 
-def test_a_saved_run_opens_and_replays_in_the_sheet(qtbot: Any, qloop: Any) -> None:
-    sheet, _ = _run_with_tools(qtbot, qloop)
+def test_a_saved_run_opens_and_replays_in_the_sheet(make_sheet: SheetMaker, qloop: Any) -> None:
+    sheet, _ = _run_with_tools(make_sheet, qloop)
     path = sheet.driver.last_snapshot
     recorded = [r.summary for r in sheet.driver.draft_revisions]
     close_sheet(qloop, sheet)
 
     # A fresh studio: a new document, a sheet whose model must never be called.
     doc = new_document()
-    fresh = make_sheet(qtbot, doc, ScriptedModel([]))
+    fresh = make_sheet(doc, ScriptedModel([]))
     panel = fresh.trace
     snapshot = qloop.run_until_complete(panel.open_snapshot(path))
     assert snapshot is not None

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
 import warnings
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +15,11 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog
 
-from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, Studio, build_studio
+from studio.agent.providers import FixedModel
+from studio.agent.testing import ScriptedModel, calls, reply
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
+from tests.helpers.studio import StudioHarness as Studio
+from tests.ui.agent_helpers import finish
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
 
@@ -52,10 +54,8 @@ DEMO: dict[str, Any] = {
 
 
 @pytest.fixture
-def studio(qloop: asyncio.AbstractEventLoop, qtbot: Any, tmp_path: Path) -> Iterator[Studio]:
-    studio = build_studio(qloop, qtbot, tmp_path / "home")
-    yield studio
-    studio.close()
+def studio(make_studio: Any) -> Studio:
+    return make_studio()  # type: ignore[no-any-return]
 
 
 @pytest.fixture
@@ -108,7 +108,7 @@ def test_tree_selection_highlights_in_preview_and_inspector(
     index = tree._items["title"].index()
     tree.view.setCurrentIndex(index)  # as a user click does
     studio.settle()
-    assert studio.controller.document.selection == "title"  # type: ignore[union-attr]
+    assert studio.workspace.selection.primary == "title"
     assert studio.window.preview_pane.preview.controller.property("selected") == "title"
     assert studio.window.inspector.text_edit.text() == "Hello"
 
@@ -368,26 +368,21 @@ def test_new_from_template(studio: Studio) -> None:
     assert entry.source == "template" and entry.get("template") == "settings"
 
 
-def test_window_layout_is_remembered(qloop: Any, qtbot: Any, tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    first = build_studio(qloop, qtbot, home)
+def test_window_layout_is_remembered(make_studio: Any) -> None:
+    first = make_studio()
     first.window.revisions_dock.hide()
     first.window.removeDockWidget(first.window.tree_dock)
     first.window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, first.window.tree_dock)
     first.window.tree_dock.show()
     first.close()
-    second = build_studio(qloop, qtbot, home)
-    try:
-        window = second.window
-        assert not window.revisions_dock.isVisibleTo(window)
-        assert window.dockWidgetArea(window.tree_dock) == Qt.DockWidgetArea.RightDockWidgetArea
-        assert window.dockWidgetArea(window.library_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
-    finally:
-        second.close()
+    window = make_studio().window
+    assert not window.revisions_dock.isVisibleTo(window)
+    assert window.dockWidgetArea(window.tree_dock) == Qt.DockWidgetArea.RightDockWidgetArea
+    assert window.dockWidgetArea(window.library_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
 
 
 def test_platform_call_from_preview_runs_through_the_host(
-    qloop: Any, qtbot: Any, tmp_path: Path, demo_file: Path
+    make_studio: Any, demo_file: Path
 ) -> None:
     from studio.platform.consent import ConsentBroker
     from studio.platform.host import PlatformHost
@@ -400,18 +395,15 @@ def test_platform_call_from_preview_runs_through_the_host(
         hosts.append(PlatformHost(registry, broker, prototype_id=prototype_id))
         return hosts[-1]
 
-    studio = build_studio(qloop, qtbot, tmp_path / "home", host_factory=host_for)
-    try:
-        open_demo(studio, demo_file)
-        click_node(studio, "go")
-        runtime = studio.window.preview_pane.preview.runtime
-        assert runtime is not None
-        studio.wait_for(lambda: runtime.data.get("echo") == {"text": "hi"})
-        assert hosts[-1].prototype_id == studio.controller.document.entry_id  # type: ignore[union-attr]
-        assert [a["call"] for a in hosts[-1].audit] == ["test.echo"]
-        assert any("test.echo" in line for line in studio.window.preview_pane.log_lines())
-    finally:
-        studio.close()
+    studio = make_studio(host_factory=host_for)
+    open_demo(studio, demo_file)
+    click_node(studio, "go")
+    runtime = studio.window.preview_pane.preview.runtime
+    assert runtime is not None
+    studio.wait_for(lambda: runtime.data.get("echo") == {"text": "hi"})
+    assert hosts[-1].prototype_id == studio.controller.document.entry_id  # type: ignore[union-attr]
+    assert [a["call"] for a in hosts[-1].audit] == ["test.echo"]
+    assert any("test.echo" in line for line in studio.window.preview_pane.log_lines())
 
 
 @pytest.mark.qt_log_ignore(
@@ -446,18 +438,15 @@ def test_ctrl_s_exports_the_open_prototype(studio: Studio, demo_file: Path, tmp_
 
 
 def test_unreadable_file_at_start_says_so_and_opens_the_library(
-    qloop: Any, qtbot: Any, tmp_path: Path
+    make_studio: Any, tmp_path: Path
 ) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"id": ')
-    studio = build_studio(qloop, qtbot, tmp_path / "home", file=str(bad))
-    try:
-        assert studio.controller.document is not None  # a template is open instead
-        assert studio.window.windowTitle().startswith("Proto Studio — ")
-        assert not any(e.source == "file" for e in studio.library.list_entries())
-        assert studio.status.startswith("Import failed: bad.json")
-    finally:
-        studio.close()
+    studio = make_studio(bad)
+    assert studio.controller.document is not None  # a template is open instead
+    assert studio.window.windowTitle().startswith("Proto Studio — ")
+    assert not any(e.source == "file" for e in studio.library.list_entries())
+    assert studio.status.startswith("Import failed: bad.json")
 
 
 def test_agent_sheet_sits_in_the_agent_dock_and_follows_the_open_prototype(
@@ -470,4 +459,115 @@ def test_agent_sheet_sits_in_the_agent_dock_and_follows_the_open_prototype(
     dock = studio.window.findChild(QDockWidget, "agentDock")
     assert isinstance(dock.widget(), AgentSheet)
     assert studio.controller.document is not None
-    assert studio.window.agent_sheet._document is studio.controller.document
+    assert studio.sheet.driver is None  # no run yet
+    studio.controller.select("root")
+    assert studio.sheet.selected == "root"  # a click in the tree is the next run's context
+    studio.controller.new_from_template("settings")
+    studio.settle()
+    assert studio.sheet.selected is None
+
+
+RETITLE = {
+    "ops": [
+        {"op": "replaceNode", "id": "go", "node": {"type": "button", "id": "go", "label": "Send"}}
+    ],
+    "summary": "Rename the button to Send",
+}
+
+
+def shown_texts(studio: Studio) -> list[str]:
+    preview = studio.window.preview_pane.preview
+    preview.grab_image()  # a rendered, polished frame: what the user sees
+    return [str(n.get("text")) for n in preview.visible_summary() if n.get("text")]
+
+
+def test_a_draft_under_review_and_an_inspector_edit(make_studio: Any, demo_file: Path) -> None:
+    """Issue 11's scenario in the window: the preview and tree show the draft; an inspector edit
+    of another node lands in the document and the draft is rebased on it (both shown, the card
+    says so); an edit of the draft's node is refused in one line; Apply lands both."""
+    model = ScriptedModel([calls(("patch", RETITLE)), reply("Renamed.")])
+    studio = make_studio(models=FixedModel(model))
+    open_demo(studio, demo_file)
+    sheet, window = studio.sheet, studio.window
+    sheet.instruction.setPlainText("Call the button Send")
+    sheet.send_button.click()
+    assert finish(studio.loop, sheet) == "completed"
+    studio.wait_for(lambda: "Send" in shown_texts(studio))
+    assert "Echo" not in shown_texts(studio) and "Hello" in shown_texts(studio)
+    assert window.spec_tree.highlighted() == {"go"}
+    assert "go — Send" in [item.text() for item in window.spec_tree._items.values()]
+    document = studio.controller.document
+    assert document is not None and document.spec == DEMO  # the draft is not in the document
+
+    # The user edits the title in the inspector while the draft is under review.
+    studio.controller.select("title")
+    inspector = window.inspector
+    assert inspector.text_edit.text() == "Hello"
+    inspector.text_edit.setText("Welcome")
+    inspector.apply_form_button.click()
+    studio.settle()
+    assert document.spec["root"]["children"][0]["text"] == "Welcome"
+    assert document.spec["root"]["children"][1]["label"] == "Echo"
+    studio.wait_for(lambda: "Welcome" in shown_texts(studio))
+    assert "Send" in shown_texts(studio)  # still the draft, rebased on the edit
+    assert "Rebased on your edit" in sheet.review.text() and sheet.apply_button.isEnabled()
+    assert window.revisions.entries()[0] == "Edit title (form)"
+
+    # The draft's own node cannot be edited while it is under review.
+    studio.controller.select("go")
+    assert inspector.text_edit.text() == "Send"  # the inspector shows the draft
+    inspector.text_edit.setText("Mine")
+    inspector.apply_form_button.click()
+    studio.settle()
+    assert inspector.error_text() == (
+        "'go' is part of the agent's draft: apply or discard the draft to edit it"
+    )
+    assert document.spec["root"]["children"][1]["label"] == "Echo"
+
+    sheet.apply_button.click()
+    studio.settle()
+    assert [r.author for r in document.revisions.applied] == ["user", "agent"]
+    assert document.spec["root"]["children"][0]["text"] == "Welcome"
+    assert document.spec["root"]["children"][1]["label"] == "Send"
+    assert not sheet.review.isVisibleTo(sheet) or "Applied" in sheet.review.text()
+    assert window.spec_tree.highlighted() == set()
+
+
+def test_a_draft_that_no_longer_applies_shows_the_document_and_offers_re_run(
+    make_studio: Any, demo_file: Path
+) -> None:
+    model = ScriptedModel([calls(("patch", RETITLE)), reply("Renamed.")])
+    studio = make_studio(models=FixedModel(model))
+    open_demo(studio, demo_file)
+    sheet = studio.sheet
+    sheet.instruction.setPlainText("Call the button Send")
+    sheet.send_button.click()
+    finish(studio.loop, sheet)
+    # The user replaces the root (the JSON tab of the inspector): the button the draft edits
+    # gets another id, so the draft's replaceNode of "go" has nothing left to replace.
+    studio.controller.select("root")
+    root = copy.deepcopy(studio.workspace.shown.spec["root"])
+    root["children"][1] = {"type": "button", "id": "echo", "label": "Echo"}
+    studio.window.inspector.json_edit.setPlainText(json.dumps(root))
+    studio.window.inspector.apply_json_button.click()
+    studio.settle()
+    assert "would change 'go'" in studio.window.inspector.error_text()  # the draft's button
+    # A state edit goes to the document; then the user renames the button by hand elsewhere.
+    document = studio.controller.document
+    assert document is not None
+    document.apply_ops(
+        [{"op": "replaceNode", "id": "go", "node": {"type": "button", "id": "echo", "label": "E"}}]
+    )
+    studio.settle()
+    review = studio.workspace.review
+    assert review is not None and review.stale
+    assert "no longer applies" in sheet.review.text() and "go" in sheet.review.text()
+    assert not sheet.apply_button.isEnabled()
+    assert sheet.rerun_button.isVisible() and sheet.rerun_button.isEnabled()
+    studio.wait_for(lambda: "E" in shown_texts(studio))  # the document is shown
+    assert "Send" not in shown_texts(studio)
+    model.add(reply("Nothing to rename any more."))
+    sheet.rerun_button.click()
+    assert finish(studio.loop, sheet, runs=2) == "completed"
+    assert model.requests[-1].messages[1]["content"] == "Call the button Send"
+    assert studio.workspace.review is None  # the stale draft was discarded

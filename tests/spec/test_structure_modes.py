@@ -1,6 +1,7 @@
-"""The fast paths agree with the exact ones: the generated quick pass accepts exactly what the
-exact walk accepts (with the same counters), and the counting walk's byte count of an object
-spec is `JSON.stringify`'s, escapes, non-ASCII, lone surrogates and number spellings included."""
+"""The structural walk's three modes are generated from the same rule code and must agree: the
+quick mode accepts exactly what the ordered (AutoMobile's order) mode accepts, with the same
+counters, and the count mode's byte count of an object spec is `JSON.stringify`'s, escapes,
+non-ASCII, lone surrogates and number spellings included."""
 
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from studio.spec.compiled import Ctx, UseNode, spec_check
 from studio.spec.incremental import CachedValidation
-from studio.spec.jsvalues import compact_bytes
-from studio.spec.quickpass import CountingCtx, counted_bytes, counting_spec, quick_spec
 from studio.spec.rules import MAX_SPEC_BYTES
+from studio.spec.size import NotJSON, counted_size, measure, measure_walking
+from studio.spec.structure import Ctx, UseNode, spec_check
 from studio.spec.validator import validate
+from tests.helpers.hostile import slots
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "spec" / "valid"
 BASES = [
@@ -103,20 +104,12 @@ def _walk(check: Any, spec: Any, ctx: Ctx) -> bool | None:
     return result if isinstance(result, bool) else result is None
 
 
-def _has_lone_surrogate(spec: Any) -> bool:
-    try:
-        json.dumps(spec, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_quick_pass_accepts_exactly_what_the_exact_walk_accepts(spec: dict[str, Any]) -> None:
     exact, quick = Ctx(), Ctx()
-    exact_ok = _walk(spec_check(), spec, exact)
-    quick_ok = _walk(quick_spec(), spec, quick)
+    exact_ok = _walk(spec_check("ordered"), spec, exact)
+    quick_ok = _walk(spec_check("quick"), spec, quick)
     if exact_ok is None or quick_ok is None:  # both see the use node, or an error before it
         assert not exact_ok and not quick_ok
         return
@@ -135,27 +128,27 @@ def test_quick_pass_accepts_exactly_what_the_exact_walk_accepts(spec: dict[str, 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_counting_walk_counts_bytes_like_javascript(spec: dict[str, Any]) -> None:
-    ctx = CountingCtx()
-    counted = _walk(counting_spec(), spec, ctx)
+    ctx = Ctx()
+    counted = _walk(spec_check("count"), spec, ctx)
     if not counted:
         return
-    assert _walk(quick_spec(), spec, Ctx())  # never more lenient than the quick pass
+    assert _walk(spec_check("quick"), spec, Ctx())  # never more lenient than the quick pass
     try:
-        expected = compact_bytes(spec, exact=True)
-    except (ValueError, TypeError):
-        with pytest.raises((ValueError, TypeError)):
-            counted_bytes(ctx)
+        expected = measure(spec, exact=True)
+    except NotJSON:
+        with pytest.raises(NotJSON):
+            counted_size(ctx)
         return
-    size = counted_bytes(ctx)
-    assert size == expected or (size is None and _has_lone_surrogate(spec))
+    assert counted_size(ctx) == expected
+    assert measure_walking(spec) == expected  # the encoder's count and the walking count
 
 
 def test_object_input_over_the_limit_by_one_byte_is_refused() -> None:
     spec = copy.deepcopy(BASES[0])
     spec["root"] = {"type": "text", "text": ""}
-    room = MAX_SPEC_BYTES - compact_bytes(spec, exact=True)
+    room = MAX_SPEC_BYTES - measure(spec, exact=True).bytes
     spec["root"]["text"] = "é\n" * (room // 4) + "x" * (room % 4)  # 2 + 2 bytes once escaped
-    assert compact_bytes(spec, exact=True) == MAX_SPEC_BYTES
+    assert measure(spec, exact=True).bytes == MAX_SPEC_BYTES
     assert validate(spec).ok
     spec["root"]["text"] += "x"
     assert str(validate(spec)) == "$: Spec byte limit exceeded"
@@ -187,9 +180,9 @@ def test_counted_bytes_of_escapes_and_number_spellings(text: str, number: float)
             ],
         },
     }
-    ctx = CountingCtx()
-    assert counting_spec()(spec, ctx, 0)
-    assert counted_bytes(ctx) == compact_bytes(spec, exact=True)
+    ctx = Ctx()
+    assert spec_check("count")(spec, ctx, 0)
+    assert counted_size(ctx) == measure(spec, exact=True) == measure_walking(spec)
     assert validate(spec).ok
 
 
@@ -199,25 +192,16 @@ SUBSTITUTES: list[Any] = [
 ]  # fmt: skip
 
 
-def _leaf_slots(value: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    """(container, key) of every value below objects and arrays."""
-    if isinstance(value, dict | list):
-        for key in list(value) if isinstance(value, dict) else range(len(value)):
-            out.append((value, key))
-            _leaf_slots(value[key], out)
-    return out
-
-
 @pytest.mark.parametrize("base", range(len(BASES)))
 def test_quick_pass_agrees_on_every_value_replaced_by_a_boundary_value(base: int) -> None:
     spec = copy.deepcopy(BASES[base])
-    for container, key in _leaf_slots(spec, []):
+    for container, key in slots(spec):
         original = container[key]
         for substitute in SUBSTITUTES:
             container[key] = substitute
-            exact_ok = _walk(spec_check(), spec, Ctx())
-            quick_ok = _walk(quick_spec(), spec, Ctx())
-            counting_ok = _walk(counting_spec(), spec, CountingCtx())
+            exact_ok = _walk(spec_check("ordered"), spec, Ctx())
+            quick_ok = _walk(spec_check("quick"), spec, Ctx())
+            counting_ok = _walk(spec_check("count"), spec, Ctx())
             if exact_ok is None or quick_ok is None:
                 assert not exact_ok and not quick_ok
             else:
@@ -272,8 +256,8 @@ def test_warm_up_compiles_the_checks_ahead_of_the_first_validation() -> None:
     import sys
 
     code = (
-        "import time; from studio.spec import quickpass as q; from studio.spec.validator import "
-        "warm_up, validate; warm_up(); assert set(q._BUILT) == {False, True}; "
+        "import time; from studio.spec import structure as q; from studio.spec.validator import "
+        "warm_up, validate; warm_up(); assert set(q._BUILT) == {'quick', 'count', 'ordered'}; "
         "s = {'id': 'x', 'window': {'placement': {'type': 'fullscreen'}}, "
         "'root': {'type': 'text', 'text': 'hi'}}; assert validate(s).ok; print('ok')"
     )

@@ -1,5 +1,6 @@
-"""How form text becomes an argument value; shared by the registry (at call time) and the
-validator (at save time), so both accept exactly the same specs."""
+"""How form text becomes a platform call's argument value; shared by the validator (at save
+time, `studio.spec.platform_rules`) and the platform registry (at call time), so both accept
+exactly the same specs. It lives in the spec layer, the lower of the two."""
 
 from __future__ import annotations
 

@@ -1,0 +1,11 @@
+"""Texts the studio's windows share: the application title and one-line error messages."""
+
+from __future__ import annotations
+
+APP_TITLE = "Proto Studio"
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line of at most 300 characters (for the status bar)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 300 else text[:299] + "…"
