@@ -157,6 +157,9 @@ def render_spec(
     `chrome`, inside the phone's status, navigation and dismiss bars."""
     resolver = directory_resolver(asset_dir) if asset_dir is not None else None
     scene = HeadlessScene(width, height, appearance, resolver, chrome=chrome)
+    # The first screen only: what a scroll holds below it is never measured (it cannot move
+    # anything on the first screen; tests/preview/test_lazy_scroll.py).
+    scene.controller.tree.complete_in_idle = False
     try:
         scene.show(spec)
         image = scene.grab()

@@ -59,6 +59,9 @@ class SceneTree:
         self.edit_mode = False
         #: Instantiate every node (inspection of the whole tree; tests comparing layouts).
         self.eager = False
+        #: Measure the rest of lazily measured scrolls in idle steps (off for a one-shot render
+        #: of the first screen, which what is below cannot change).
+        self.complete_in_idle = True
         self.root: LNode | None = None
         self.root_obj: NodeObject | None = None
         self._root_max: tuple[float, float] | None = None
@@ -210,7 +213,12 @@ class SceneTree:
         self._mount(root, None if self.eager else window)
         if self.on_layout is not None:
             self.on_layout()
-        if not self.eager and _lazy(root) and not self._completer.isActive():
+        if (
+            self.complete_in_idle
+            and not self.eager
+            and _lazy(root)
+            and not self._completer.isActive()
+        ):
             self._completer.start()
 
     def _complete_step(self) -> None:

@@ -169,3 +169,21 @@ def test_an_edit_below_the_screen_changes_the_scroll_extent_as_in_the_eager_scen
     assert float(_flickable(eager).property("contentHeight")) > before  # the label wraps
     assert _flickable(lazy).property("contentHeight") == _flickable(eager).property("contentHeight")
     _same_layout(lazy, eager)
+
+
+def test_a_render_of_the_first_screen_measures_nothing_below_and_matches_the_eager_scene(
+    scenes: tuple[Any, Any], tmp_path: Any
+) -> None:
+    """`proto-studio render` (render_spec) draws the first screen without measuring the rest of
+    the list: its PNG is pixel for pixel the fully instantiated scene's frame."""
+    from PySide6.QtGui import QImage
+
+    from studio.preview.render import render_spec
+
+    _, eager = scenes
+    spec = _list_spec(centered=True)
+    out = tmp_path / "first.png"
+    render_spec(spec, out, chrome=False)
+    eager.show(spec)
+    expected = eager.grab().convertToFormat(QImage.Format.Format_ARGB32)
+    assert QImage(str(out)).convertToFormat(QImage.Format.Format_ARGB32) == expected
