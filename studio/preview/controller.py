@@ -606,25 +606,6 @@ class PreviewController(QObject):
             return value or ""
         return self._rt().bind_text(value, n._scope or None, pager=n._pager or None)
 
-    @Slot(QObject, result=int)
-    def shown(self, n: NodeObject) -> int:
-        if "visibleWhen" not in n.node:
-            return 1
-        return int(self._rt().is_visible(n.node, n._scope or None))
-
-    @Slot(QObject, result="QVariantMap")
-    def style(self, n: NodeObject) -> dict[str, Any]:
-        node = n.node
-        if "styleWhen" in node:
-            style = self._rt().effective_style(node, n._scope or None)
-        else:
-            style = node.get("style") or {}
-        out = resolve_style(style, self._scheme)
-        asset = out["text"].get("fontAsset")
-        if asset:
-            out["text"]["family"] = self._font_asset(asset)
-        return out
-
     def _font_asset(self, asset_id: str) -> str:
         if asset_id not in self._fonts:
             path = self._asset_resolver(asset_id) if self._asset_resolver else None
