@@ -224,6 +224,8 @@ class Host(Protocol):
     def image_size(self, asset: Any) -> tuple[int, int] | None: ...
     def glyph_known(self, name: str) -> bool: ...
     def child_entries(self, ln: LNode) -> list[tuple[dict[str, Any], str, dict[str, Any]]]: ...
+    def lazy_scroll(self, ln: LNode) -> None:
+        """This scroll left part of its child unmeasured (`extra["lazy_below"]`)."""
 
 
 Cons = tuple[float, float, float, float, int]  # min_w, max_w, min_h, max_h, weight axis
@@ -647,6 +649,8 @@ def _scroll(host: Host, ln: LNode, box: Box, limit: float) -> tuple[float, float
     # A bounded scroll hides its child's partial size; an unbounded one passes it up.
     ln.extra["partial_below"] = partial and not (horizontal or h >= cmax_h)
     ln.extra["lazy_below"] = partial
+    if partial:
+        host.lazy_scroll(ln)
     return clamp(w, cmin_w, cmax_w), clamp(h, cmin_h, cmax_h)
 
 

@@ -67,6 +67,7 @@ class SceneTree:
         self._root_max: tuple[float, float] | None = None
         self._area: tuple[float, float] = (0.0, 0.0)
         self._by_key: dict[str, set[LNode]] = defaultdict(set)
+        self._lazy_scrolls: set[LNode] = set()
         self._indexed: dict[int, frozenset[str]] = {}
         self._addresses: LazyAddresses | None = None
         self._images: dict[str, tuple[int, int] | None] = {}
@@ -116,6 +117,20 @@ class SceneTree:
     def child_entries(self, ln: LNode) -> list[tuple[dict[str, Any], str, dict[str, Any]]]:
         return child_entries(ln.node, ln.path)
 
+    def lazy_scroll(self, ln: LNode) -> None:
+        self._lazy_scrolls.add(ln)
+
+    def _lazy(self) -> bool:
+        """Whether a scroll in the tree shown still has rows to measure. Kept as a set of the
+        scrolls the layout reported (walking the whole tree on every scroll step cost ~3 ms);
+        scrolls measured to the end or no longer in the tree are dropped from it."""
+        root = self.root
+        for ln in list(self._lazy_scrolls):
+            if ln.extra.get("lazy_below") and _attached(ln, root):
+                return True
+            self._lazy_scrolls.discard(ln)
+        return False
+
     # -- the tree ------------------------------------------------------------------------------
     def show(self, spec: dict[str, Any]) -> NodeObject:
         """A new spec's root (the old tree's objects are deleted)."""
@@ -124,6 +139,7 @@ class SceneTree:
         self._by_key.clear()
         self._indexed.clear()
         self._images.clear()
+        self._lazy_scrolls.clear()
         self._addresses = LazyAddresses(spec)
         self.root = LNode(spec["root"], "root", {}, "", None)
         self.root_obj = self._make(self.root)
@@ -216,7 +232,7 @@ class SceneTree:
         if (
             self.complete_in_idle
             and not self.eager
-            and _lazy(root)
+            and self._lazy()
             and not self._completer.isActive()
         ):
             self._completer.start()
@@ -238,7 +254,7 @@ class SceneTree:
             max_w, max_h = self._root_max
             measure(self, root, (0.0, max_w, 0.0, max_h, 0), INF)
         self.relayout_geometry()
-        if not _lazy(root):
+        if not self._lazy():
             self._completer.stop()
 
     def complete_now(self) -> None:
@@ -501,8 +517,14 @@ class SceneTree:
         self.measurer.close()
 
 
-def _lazy(root: LNode) -> bool:
-    return any(ln.extra.get("lazy_below") for ln in root.walk() if ln.type == "scroll")
+def _attached(ln: LNode, root: LNode | None) -> bool:
+    """`ln` is still in the tree under `root` (a replaced subtree's nodes are not)."""
+    node = ln
+    while node.parent is not None:
+        if not any(kid is node for kid in node.parent.built_kids):
+            return False
+        node = node.parent
+    return node is root
 
 
 def _geo(ln: LNode) -> dict[str, Any]:
