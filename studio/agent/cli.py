@@ -36,6 +36,12 @@ def configure_agent(parser: argparse.ArgumentParser) -> None:
         "--profile", default=None, help="provider profile (default: guessed from the base URL)"
     )
     parser.add_argument(
+        "--effort",
+        default="provider-default",
+        help="reasoning effort: provider-default (send none), none, minimal, low, medium, high or "
+        "xhigh; refused when the provider cannot take it",
+    )
+    parser.add_argument(
         "--guide",
         choices=("full", "short"),
         default=None,
@@ -192,6 +198,12 @@ def _run(args: argparse.Namespace, writer: _EventWriter) -> int:
         profile = profile_for(args.base_url, args.profile)
     except ValueError as exc:
         return _fail(writer, str(exc))
+    from studio.agent.reasoning import effort_problem
+
+    problem = effort_problem(profile.name, args.api, args.effort)
+    if problem is not None:
+        print(f"proto-studio agent: --effort: {problem}", file=sys.stderr)
+        return 2
     lookup = KeyStore().get(profile.name)
     if lookup.warning:
         print(f"proto-studio agent: warning: {lookup.warning}", file=sys.stderr)
@@ -262,6 +274,7 @@ async def _session(
             limits=limits,
             on_event=writer,
             info={"profile": profile.name, "api": args.api, "base_url": args.base_url},
+            effort=args.effort,
         )
         result = None
         try:

@@ -18,6 +18,7 @@ from studio.agent.events import (
     Finish,
     Message,
     ModelRequest,
+    ReasoningDelta,
     TextDelta,
     ToolCall,
     Usage,
@@ -29,6 +30,7 @@ from studio.agent.run_events import (
     EndStatus,
     InputRequired,
     LoopWarning,
+    ReasoningStreamed,
     RetryScheduled,
     RunEnded,
     RunEvent,
@@ -251,8 +253,11 @@ class AgentLoop:
         state_version: Callable[[], object] | None = None,
         change_check: ChangeCheck | None = None,
         counter: TokenCounter | None = None,
+        effort: str = "provider-default",
     ) -> None:
         self.model = model
+        #: Reasoning effort sent with every request (studio.agent.reasoning).
+        self.effort = effort
         self.tools = tools
         self.limits = limits or Limits()
         self.retry = retry or RetryPolicy()
@@ -513,6 +518,7 @@ class AgentLoop:
                 max_tokens=max(1, reply),
                 idle_timeout=idle,
                 input_tokens=need,
+                effort=self.effort,
             ),
             None,
         )
@@ -608,12 +614,14 @@ class AgentLoop:
         while True:
             produced = False
             parts: list[str] = []
+            thinking: list[str] = []
             size = 0
             calls: list[ToolCall] = []
             usage: Usage | None = None
             finish = Finish("stop")
             events: list[dict[str, Any]] = []
             redactor = StreamRedactor(self.tracer.masker)
+            reasoner = StreamRedactor(self.tracer.masker)
             start = self._clock()
             first: float | None = None
             self.tracer.step(
@@ -646,6 +654,20 @@ class AgentLoop:
                             safe = redactor.feed(piece)
                             if safe:
                                 self.emit(TextStreamed(self.trace_id, safe))
+                        elif isinstance(event, ReasoningDelta):
+                            # Not the answer: neither in `parts` nor in the transcript.
+                            produced = True
+                            piece = _clean(event.text)
+                            thinking.append(piece)
+                            size += len(piece)
+                            if size > MAX_TURN_TEXT:
+                                raise ModelError(
+                                    "fatal",
+                                    f"the model's reply passed {MAX_TURN_TEXT} characters",
+                                )
+                            safe = reasoner.feed(piece)
+                            if safe:
+                                self.emit(ReasoningStreamed(self.trace_id, safe))
                         elif isinstance(event, ToolCall):
                             produced = True
                             calls.append(
@@ -690,11 +712,17 @@ class AgentLoop:
                 await self._sleep(delay)
                 attempt += 1
                 continue
+            rest = reasoner.flush()
+            if rest:
+                self.emit(ReasoningStreamed(self.trace_id, rest))
             rest = redactor.flush()
             if rest:
                 self.emit(TextStreamed(self.trace_id, rest))
             end = self._clock()
             text = "".join(parts)
+            reasoning = "".join(thinking)
+            if reasoning:  # recorded, so a replay shows it too; masked whole when saved
+                events.append(event_to_json(ReasoningDelta(reasoning)))
             if text:  # one text event per reply: a secret split across deltas is masked whole
                 events.append(event_to_json(TextDelta(text)))
             events.extend(event_to_json(c) for c in calls)
@@ -711,6 +739,7 @@ class AgentLoop:
                 first_event_ms=round(((first or end) - start) * 1000, 2),
                 duration_ms=round((end - start) * 1000, 2),
                 events=len(events),
+                reasoning_chars=len(reasoning),
                 finish=finish.reason,
                 tool_calls=[c.name for c in calls],
                 input_tokens=usage.input_tokens,

@@ -55,6 +55,7 @@ class AgentSession:
         sleep: Callable[[float], Any] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
         info: dict[str, Any] | None = None,
+        effort: str = "provider-default",
     ) -> None:
         self.draft = Draft(spec, clock=clock)
         self.info = dict(info or {})
@@ -80,6 +81,7 @@ class AgentSession:
             sleep=sleep,
             state_version=lambda: self.draft.version,
             change_check=self._change_missing,
+            effort=effort,
         )
         self.instructions: list[str] = []
         self._changed = False
