@@ -70,8 +70,8 @@ ChangeCheck = Callable[[str], str | None]
 """Given the final text, why the instruction is not done (no change made), or None."""
 NUDGE = (
     "Harness check: {problem}. If the instruction asks for a change, make it now by calling "
-    "the patch tool (writing a patch or a tool call in the text does nothing). If no change is "
-    "needed, answer in one line why."
+    "the {writers} tool (writing a patch or a tool call in the text does nothing). If no change "
+    "is needed, answer in one line why."
 )
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -572,7 +572,12 @@ class AgentLoop:
                 if self._nudged:
                     return self._finish("no_changes", f"No changes made: {problem}.", text=text)
                 self._nudged = self._force_tool = True
-                nudge = NUDGE.format(problem=problem)
+                writers = (
+                    ["patch"]
+                    if self.tools.get("patch")
+                    else [t.name for t in self.tools if not t.idempotent and t.name != "askUser"]
+                )
+                nudge = NUDGE.format(problem=problem, writers=" or ".join(writers[:3]) or "patch")
                 self.messages.append({"role": "user", "content": nudge})
                 self.emit(LoopWarning(self.trace_id, nudge))
                 continue

@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from studio.agent.clients import ModelClient
+from studio.agent.compound import build_tools
 from studio.agent.draft import Draft
 from studio.agent.guards import Limits, RetryPolicy
 from studio.agent.guide import system_prompt
 from studio.agent.loop import AgentLoop, Answer, RunResult
 from studio.agent.run_events import DraftRevised, RunEvent
-from studio.agent.tools import PreviewProvider, ToolContext, build_spec_tools
+from studio.agent.tools import PreviewProvider, ToolContext
 from studio.agent.trace import Masker, Tracer
 from studio.library.revisions import Revision
 
@@ -56,8 +57,11 @@ class AgentSession:
         clock: Callable[[], float] = time.time,
         info: dict[str, Any] | None = None,
         effort: str = "provider-default",
+        tool_set: str = "standard",
     ) -> None:
         self.draft = Draft(spec, clock=clock)
+        #: "standard" or "compound" (studio.agent.compound): fixed for the session's life.
+        self.tool_set = tool_set
         self.info = dict(info or {})
         self.tracer = Tracer(masker=masker, clock=clock)
         self.ctx = ToolContext(
@@ -68,12 +72,12 @@ class AgentSession:
             platform_registry=platform_registry,
             on_revision=self._on_revision,
         )
-        self.tools = build_spec_tools(self.ctx)
+        self.tools = build_tools(self.ctx, tool_set)
         self.answers: list[dict[str, Any]] = []
         self.loop = AgentLoop(
             model,
             self.tools,
-            system=system if system is not None else system_prompt(guide),
+            system=system if system is not None else system_prompt(guide, tools=tool_set),
             limits=limits,
             retry=retry,
             on_event=on_event,

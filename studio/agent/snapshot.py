@@ -46,6 +46,7 @@ def build_snapshot(session: AgentSession) -> dict[str, Any]:
             "context_window": loop.window.tokens if loop.window else None,
         },
         "tools": session.tools.fingerprints(),
+        "tool_set": session.tool_set,
         "instructions": list(session.instructions),
         "base_spec": session.draft.base,
         "record": loop.record,
