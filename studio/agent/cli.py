@@ -42,6 +42,13 @@ def configure_agent(parser: argparse.ArgumentParser) -> None:
         "xhigh; refused when the provider cannot take it",
     )
     parser.add_argument(
+        "--tools",
+        choices=("standard", "compound"),
+        default=None,
+        help="the tool set: standard (patch) or compound (edit, insert, remove, move, setState, "
+        "check); default: the profile's (compound for local servers)",
+    )
+    parser.add_argument(
         "--guide",
         choices=("full", "short"),
         default=None,
@@ -275,6 +282,7 @@ async def _session(
             on_event=writer,
             info={"profile": profile.name, "api": args.api, "base_url": args.base_url},
             effort=args.effort,
+            tool_set=args.tools or profile.tool_set,
         )
         result = None
         try:

@@ -7,7 +7,7 @@ the file are blocking: the studio calls them off the GUI thread (`studio.concurr
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,6 +27,22 @@ class AgentConfig:
     local_only: bool = False
     max_turns: int = 20
     token_budget: int | None = 200_000
+    # Per model: the tool set ("standard", "compound") and the reasoning effort; a model not
+    # listed gets its profile's tool set and "provider-default" (studio.agent.reasoning).
+    tool_sets: dict[str, str] = field(default_factory=dict)
+    efforts: dict[str, str] = field(default_factory=dict)
+
+    def tool_set(self, model: str | None = None) -> str:
+        """The tool set chosen for `model` (default: the configured one), else the profile's."""
+        chosen = self.tool_sets.get(model or self.model)
+        if chosen in ("standard", "compound"):
+            return chosen
+        known = PROFILES.get(self.profile)
+        return known.tool_set if known else "standard"
+
+    def effort(self, model: str | None = None) -> str:
+        """The reasoning effort chosen for `model`, else "provider-default" (send none)."""
+        return self.efforts.get(model or self.model) or "provider-default"
 
     def resolved_base_url(self) -> str:
         if self.base_url:
@@ -62,6 +78,18 @@ class AgentConfig:
             out.max_turns = data["max_turns"]
         budget = data.get("token_budget", out.token_budget)
         out.token_budget = budget if isinstance(budget, int) and budget > 0 else None
+        for name, allowed in (("tool_sets", ("standard", "compound")), ("efforts", None)):
+            found = data.get(name)
+            if isinstance(found, dict):
+                setattr(
+                    out,
+                    name,
+                    {
+                        str(k): v
+                        for k, v in found.items()
+                        if isinstance(v, str) and (allowed is None or v in allowed)
+                    },
+                )
         return out
 
 

@@ -262,6 +262,8 @@ class RunDriver:
             on_event=self._event,
             info=choice.info,
             preview=preview,
+            effort=choice.effort,
+            tool_set=choice.tool_set,
         )
         self.session = new
         return await new.run(instruction, selected=selected)

@@ -31,6 +31,9 @@ class ModelChoice:
     guide: Literal["full", "short"]
     local: bool
     info: JSON = field(default_factory=dict)
+    # The tool set and the reasoning effort chosen for this model (AgentConfig, per model).
+    tool_set: str = "standard"
+    effort: str = "provider-default"
 
 
 class ModelSource(Protocol):
@@ -86,7 +89,14 @@ class ProviderModels:
         )
         route = router.choose(Task("edit", selected))
         info = {"profile": profile.name, "api": config.api, "base_url": base_url}
-        return ModelChoice(route.client, route.guide, route.local, info)
+        return ModelChoice(
+            route.client,
+            route.guide,
+            route.local,
+            info,
+            tool_set=config.tool_set(),
+            effort=config.effort(),
+        )
 
 
 class FixedModel:
