@@ -59,6 +59,14 @@ class Draft:
 
         return self._push(revise_spec(self.spec, members), summary, instruction)
 
+    def reapply(self, ops: list[JSON], summary: str, instruction: str | None = None) -> Revision:
+        """A recorded revision's ops applied again (a resumed run rebuilding its draft): patch
+        ops or one reviseSpec op, validated whole like the first time."""
+        self._check_open()
+        from studio.spec.patch import reapply
+
+        return self._push(reapply(self.spec, ops), summary, instruction)
+
     def _push(self, result: Any, summary: str, instruction: str | None) -> Revision:
         revision = Revision(
             spec=result.spec,

@@ -330,6 +330,71 @@ class AgentLoop:
     def pending(self) -> InputRequest | None:
         return self._batch.pending[0] if self._batch and self._batch.pending else None
 
+    # -- persisted runs (studio.agent.resume) -----------------------------------------------
+
+    def state_json(self) -> dict[str, Any]:
+        """What a resumed run needs beyond the record: the whole neutral transcript, the open
+        batch of a run paused for an answer (its calls, outputs so far and pending requests),
+        the instruction and where the run stood."""
+        batch = self._batch
+        result = self.result
+        return {
+            "transcript": json.loads(json.dumps(self.messages)),
+            "instruction": self.instruction,
+            "status": result.status if result is not None else "running",
+            "reason": result.reason if result is not None else "",
+            "turns": self.turns,
+            "batch": None
+            if batch is None
+            else {
+                "calls": [
+                    {"id": c.id, "name": c.name, "arguments": c.arguments} for c in batch.calls
+                ],
+                "outputs": dict(batch.outputs),
+                "pending": [_request_json(r) for r in batch.pending],
+            },
+        }
+
+    def restore(
+        self,
+        transcript: list[Message],
+        record: list[dict[str, Any]],
+        instruction: str | None,
+        batch: dict[str, Any] | None,
+    ) -> None:
+        """Put a decoded persisted run back (studio.agent.resume checked every part first)."""
+        self.messages = transcript
+        self.record = record
+        self.instruction = instruction
+        self._batch = None
+        if batch is not None:
+            self._batch = _Batch(
+                [ToolCall(c["id"], c["name"], c["arguments"]) for c in batch["calls"]],
+                dict(batch["outputs"]),
+                [request_from_json(r) for r in batch["pending"]],
+            )
+
+    async def continue_run(
+        self, *, note: str | None = None, answer: Answer | None = None
+    ) -> RunResult:
+        """Carry on a restored run with fresh per-instruction limits: answer its pending request,
+        or (with `note` as a user message, when given) ask the model again."""
+        self.turns = 0
+        self.usage = Usage()
+        self._stop_reason = None
+        self._nudged = False
+        self._force_tool = False
+        self._spent = 0.0
+        self._stuck.reset()
+        self.emit(RunStarted(self.trace_id, self.instruction or "", self.model.model))
+        if self.pending is not None:
+            if answer is None:
+                return self._pause(self.pending)
+            return await self.resume(answer)
+        if note:
+            self.messages.append({"role": "user", "content": note})
+        return await self._guarded(self._drive())
+
     # -- driving ----------------------------------------------------------------------------
 
     def _time_left(self) -> float | None:
@@ -1062,6 +1127,35 @@ def _answer_json(answer: Answer) -> dict[str, Any]:
     if isinstance(answer, UserAnswer):
         return {"type": "user", "text": answer.text}
     return {"type": "approval", "approved": answer.approved}
+
+
+def _request_json(request: InputRequest) -> dict[str, Any]:
+    if isinstance(request, AskUserRequest):
+        return {
+            "kind": request.kind,
+            "call_id": request.call_id,
+            "question": request.question,
+            "options": list(request.options),
+        }
+    return {
+        "kind": request.kind,
+        "call_id": request.call_id,
+        "tool": request.tool,
+        "arguments": request.arguments,
+    }
+
+
+def request_from_json(data: dict[str, Any]) -> InputRequest:
+    """A pending request as `state_json` wrote it (KeyError/TypeError on a malformed one)."""
+    if data["kind"] == "ask_user":
+        return AskUserRequest(
+            str(data["call_id"]), str(data["question"]), tuple(str(o) for o in data["options"])
+        )
+    if data["kind"] == "approval":
+        if not isinstance(data["arguments"], dict):
+            raise TypeError("approval arguments must be an object")
+        return ApprovalRequest(str(data["call_id"]), str(data["tool"]), data["arguments"])
+    raise KeyError(f"unknown request kind {data['kind']!r}")
 
 
 def answer_from_json(data: dict[str, Any]) -> Answer:

@@ -117,6 +117,13 @@ class AgentSession:
         self.instructions.append(instruction)
         return await self.loop.run(instruction)
 
+    def restored(self, instructions: list[str], instruction: str) -> None:
+        """State a resumed run continues with (studio.agent.resume): the instructions so far,
+        and the change check of the one it continues."""
+        self.instructions = list(instructions)
+        self._asks_change = asks_for_change(instruction)
+        self._changed = bool(self.draft.revisions)
+
     def _change_missing(self, text: str) -> str | None:
         """Why an instruction that asks for a change ended without one (None: it is done)."""
         if self._changed or not self._asks_change:
