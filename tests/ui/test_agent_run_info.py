@@ -1,0 +1,126 @@
+"""The sheet's run details: reasoning shown collapsed and apart from the answer, and the offer to
+continue an unfinished run saved before a restart."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from studio.agent.events import Finish, ReasoningDelta, TextDelta, Usage
+from studio.agent.session import AgentSession
+from studio.agent.snapshot import runs_dir, save_snapshot
+from studio.agent.testing import ScriptedModel, calls, reply
+from tests.helpers.waiting import run_until
+from tests.ui.agent_helpers import (
+    RENAME,
+    SPEC,
+    SheetMaker,
+    close_sheet,
+    collect_qt_garbage,
+    finish,
+    new_document,
+    sheet_maker,
+)
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _leave_no_qt_garbage() -> Iterator[None]:
+    yield
+    collect_qt_garbage()
+
+
+@pytest.fixture
+def make_sheet(qtbot: Any, qloop: Any) -> Iterator[SheetMaker]:
+    yield from sheet_maker(qtbot, qloop)
+
+
+def send(sheet: Any, text: str) -> None:
+    sheet.instruction.setPlainText(text)
+    sheet.send_button.click()
+
+
+def test_reasoning_is_shown_collapsed_and_never_in_the_answer(make_sheet: Any, qloop: Any) -> None:
+    model = ScriptedModel(
+        [
+            [
+                ReasoningDelta("The user wants "),
+                ReasoningDelta("no change."),
+                TextDelta("Fine as is."),
+                Usage(10, 5),
+                Finish("stop"),
+            ]
+        ]
+    )
+    sheet = make_sheet(new_document(), model)
+    assert not sheet.reasoning.isVisibleTo(sheet)
+    send(sheet, "Is this screen fine?")
+    assert finish(qloop, sheet) == "completed"
+    assert sheet.chat.bubbles[-1].text() == "Fine as is."
+    assert sheet.reasoning.isVisibleTo(sheet)
+    assert not sheet.reasoning.text.isVisibleTo(sheet)  # collapsed
+    assert sheet.reasoning.toggle.text() == "▸ Reasoning (25 characters)"
+    sheet.reasoning.toggle.click()
+    assert sheet.reasoning.text.isVisibleTo(sheet)
+    assert sheet.reasoning.text.toPlainText() == "The user wants no change."
+    close_sheet(qloop, sheet)
+
+
+def _saved_unfinished_run(loop: Any) -> None:
+    """A run on the demo prototype saved while it waits for an answer (as before a restart)."""
+    model = ScriptedModel(
+        [
+            calls(("patch", RENAME)),
+            calls(("askUser", {"question": "Keep the subtitle?", "options": ["Keep", "Drop"]})),
+        ]
+    )
+    session = AgentSession(model, copy.deepcopy(SPEC))
+    assert loop.run_until_complete(session.run("Rename things")).status == "needs_input"
+    save_snapshot(session.snapshot(), runs_dir() / f"{session.trace_id}.json")
+
+
+def test_after_a_restart_the_sheet_offers_to_continue_an_unfinished_run(
+    make_sheet: Any, qloop: Any
+) -> None:
+    _saved_unfinished_run(qloop)
+
+    def after(request: Any) -> list[Any]:
+        assert request.messages[-1]["content"] == '{"answer": "Keep"}'
+        return reply("Renamed; the subtitle stays.")
+
+    model = ScriptedModel([after])
+    sheet = make_sheet(new_document(), model)
+    run_until(qloop, lambda: sheet.resume_offer.isVisibleTo(sheet), what="the offer")
+    assert sheet.resume_offer.label.text() == (
+        "An unfinished run, “Rename things”: it waits for your answer."
+    )
+    sheet.resume_offer.continue_button.click()
+    # The restored draft is under review at once; the question is asked again.
+    run_until(qloop, lambda: sheet.ask_card.isVisibleTo(sheet), what="the question")
+    assert sheet.ask_label.text() == "Keep the subtitle?"
+    assert [r.summary for r in sheet.driver.draft_revisions] == [RENAME["summary"]]
+    assert sheet.workspace.review is not None
+    sheet.choice_buttons[0].click()
+    assert finish(qloop, sheet) == "completed"
+    model.assert_complete()
+    assert sheet.chat.bubbles[-1].text() == "Renamed; the subtitle stays."
+    assert not sheet.resume_offer.isVisibleTo(sheet)
+    sheet.apply_button.click()
+    assert sheet.workspace.document.spec["root"]["children"][0]["text"] == "Inbox"
+    close_sheet(qloop, sheet)
+
+
+def test_no_offer_for_another_prototype(make_sheet: Any, qloop: Any) -> None:
+    from studio.document import Document
+
+    _saved_unfinished_run(qloop)
+    spec = copy.deepcopy(SPEC)
+    spec["id"] = "another"
+    sheet = make_sheet(Document(spec, name="another"), ScriptedModel([]))
+    run_until(qloop, lambda: sheet.unfinished_checked, what="the lookup")
+    assert not sheet.resume_offer.isVisibleTo(sheet)
+    close_sheet(qloop, sheet)
