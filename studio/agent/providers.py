@@ -42,8 +42,11 @@ class ModelSource(Protocol):
     async def problem(self, config: AgentConfig) -> str | None:
         """What to configure before a run can start (None: ready)."""
 
-    async def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
-        """The model for a run (raises RoutingError, saying what to configure, if none)."""
+    async def choose(
+        self, config: AgentConfig, selected: str | None, *, kind: str = "edit"
+    ) -> ModelChoice:
+        """The model for a run: `kind` "create" (a new prototype) or "edit" (scoped to
+        `selected` when given). Raises RoutingError, saying what to configure, if none."""
 
 
 class ProviderModels:
@@ -72,7 +75,9 @@ class ProviderModels:
                 return f"Add an API key for {config.profile} in Agent settings (stored in the OS keychain)."
         return None
 
-    async def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
+    async def choose(
+        self, config: AgentConfig, selected: str | None, *, kind: str = "edit"
+    ) -> ModelChoice:
         problem = await self.problem(config)
         if problem:
             raise RoutingError(problem)
@@ -87,7 +92,7 @@ class ProviderModels:
             local=client if profile.local else None,
             local_only=config.local_only,
         )
-        route = router.choose(Task("edit", selected))
+        route = router.choose(Task("create" if kind == "create" else "edit", selected))
         info = {"profile": profile.name, "api": config.api, "base_url": base_url}
         return ModelChoice(
             route.client,
@@ -110,7 +115,9 @@ class FixedModel:
     async def problem(self, config: AgentConfig) -> str | None:
         return self._problem
 
-    async def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
+    async def choose(
+        self, config: AgentConfig, selected: str | None, *, kind: str = "edit"
+    ) -> ModelChoice:
         if self._problem:
             raise RoutingError(self._problem)
         return ModelChoice(self.client, "short" if self.local else "full", self.local, {})

@@ -356,13 +356,30 @@ class AgentSheet(QWidget):
         driver.start(text, self._chooser(), self.config.limits(), selected=self._selected)
         self._update_controls()
 
-    def _chooser(self) -> Any:
+    def generate(self, instruction: str) -> None:
+        """New from description: build the (new, unsaved) open prototype from `instruction` on
+        a draft; the router takes it as a new prototype (the cloud model unless Local only)."""
+        doc = self._document
+        if doc is None:
+            return
+        driver = self._driver_for(doc)
+        if driver.state != "idle" or self.problem():
+            self._set_status(self.problem() or "Stop the current run before creating another.")
+            return
+        self._trouble = None
+        self.chat.add("user", "[new from description]\n" + instruction.split("\n\n", 1)[0])
+        driver.start(instruction, self._chooser(kind="create"), self.config.limits())
+        self._update_controls()
+
+    def _chooser(self, kind: str = "edit") -> Any:
         # The model is chosen inside the run (it may read the keychain); a settings change made
         # while the run starts does not affect it.
         config, selected, models = dataclasses.replace(self.config), self._selected, self.models
+        if kind == "create":
+            selected = None
 
         async def choose() -> ModelChoice:
-            return await models.choose(config, selected)
+            return await models.choose(config, selected, kind=kind)
 
         return choose
 
