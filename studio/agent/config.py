@@ -31,14 +31,30 @@ class AgentConfig:
     # listed gets its profile's tool set and "provider-default" (studio.agent.reasoning).
     tool_sets: dict[str, str] = field(default_factory=dict)
     efforts: dict[str, str] = field(default_factory=dict)
+    # A local model for edits scoped to one node (the router, seed 004 §4.5), beside a cloud
+    # `profile`; unused when `profile` is itself local. Empty: none is configured.
+    local_profile: str = ""
+    local_base_url: str = ""
+    local_model: str = ""
 
-    def tool_set(self, model: str | None = None) -> str:
-        """The tool set chosen for `model` (default: the configured one), else the profile's."""
+    def tool_set(self, model: str | None = None, profile: str | None = None) -> str:
+        """The tool set chosen for `model` (default: the configured one), else its profile's."""
         chosen = self.tool_sets.get(model or self.model)
         if chosen in ("standard", "compound"):
             return chosen
-        known = PROFILES.get(self.profile)
+        known = PROFILES.get(profile or self.profile)
         return known.tool_set if known else "standard"
+
+    def has_local_model(self) -> bool:
+        """Whether a local model is configured beside the main one."""
+        known = PROFILES.get(self.local_profile)
+        return bool(known and known.local and self.local_model)
+
+    def local_url(self) -> str:
+        if self.local_base_url:
+            return self.local_base_url.rstrip("/")
+        known = PROFILES.get(self.local_profile)
+        return known.default_base_url if known else ""
 
     def effort(self, model: str | None = None) -> str:
         """The reasoning effort chosen for `model`, else "provider-default" (send none)."""
@@ -68,7 +84,14 @@ class AgentConfig:
         if not isinstance(data, dict):
             raise ValueError("the agent settings are not a JSON object")
         out = cls()
-        for name in ("profile", "base_url", "model"):
+        for name in (
+            "profile",
+            "base_url",
+            "model",
+            "local_profile",
+            "local_base_url",
+            "local_model",
+        ):
             if isinstance(data.get(name), str):
                 setattr(out, name, data[name])
         if data.get("api") in ("chat", "responses"):

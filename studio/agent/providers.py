@@ -61,6 +61,8 @@ class ProviderModels:
             return f"Unknown provider profile {config.profile!r}: choose one in Agent settings."
         profile = PROFILES[config.profile]
         if config.local_only and not profile.local:
+            if config.has_local_model():
+                return None if config.local_url() else "Set the local model's base URL."
             return (
                 "Local only is on, but the configured model is a cloud model: choose a local "
                 "model (Ollama, LM Studio, llama.cpp) in Agent settings."
@@ -78,29 +80,53 @@ class ProviderModels:
     async def choose(
         self, config: AgentConfig, selected: str | None, *, kind: str = "edit"
     ) -> ModelChoice:
+        """The router's choice (seed 004 §4.5): an edit scoped to a selected node goes to the
+        local model when one is configured, a new prototype or a broad edit to the cloud model,
+        everything to the local one when Local only is on."""
         problem = await self.problem(config)
         if problem:
             raise RoutingError(problem)
-        base_url = config.resolved_base_url()
-        profile = profile_for(base_url, config.profile)
-        key = (await self.keys.aget(key_account(config))).key if profile.needs_key else None
-        client = make_client(
-            config.api, base_url, config.model, api_key=key, profile=profile, http=self.http
-        )
+        main_profile = PROFILES[config.profile]
+        main: ModelClient | None = None
+        if main_profile.local or not config.local_only:
+            base_url = config.resolved_base_url()
+            profile = profile_for(base_url, config.profile)
+            key = (await self.keys.aget(key_account(config))).key if profile.needs_key else None
+            main = make_client(
+                config.api, base_url, config.model, api_key=key, profile=profile, http=self.http
+            )
+        side: ModelClient | None = None
+        if config.has_local_model() and not main_profile.local:
+            url = config.local_url()
+            side = make_client(
+                "chat",
+                url,
+                config.local_model,
+                profile=profile_for(url, config.local_profile),
+                http=self.http,
+            )
         router = Router(
-            cloud=None if profile.local else client,
-            local=client if profile.local else None,
+            cloud=None if main_profile.local else main,
+            local=main if main_profile.local else side,
             local_only=config.local_only,
         )
         route = router.choose(Task("create" if kind == "create" else "edit", selected))
-        info = {"profile": profile.name, "api": config.api, "base_url": base_url}
+        chosen = getattr(route.client, "profile", None)
+        name = chosen.name if chosen is not None else config.profile
+        info = {
+            "profile": name,
+            "api": config.api if route.client is main else "chat",
+            "base_url": getattr(route.client, "base_url", ""),
+            "local": route.local,
+            "why": route.why,
+        }
         return ModelChoice(
             route.client,
             route.guide,
             route.local,
             info,
-            tool_set=config.tool_set(),
-            effort=config.effort(),
+            tool_set=config.tool_set(route.client.model, name),
+            effort=config.effort(route.client.model),
         )
 
 

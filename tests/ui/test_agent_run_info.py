@@ -124,3 +124,40 @@ def test_no_offer_for_another_prototype(make_sheet: Any, qloop: Any) -> None:
     run_until(qloop, lambda: sheet.unfinished_checked, what="the lookup")
     assert not sheet.resume_offer.isVisibleTo(sheet)
     close_sheet(qloop, sheet)
+
+
+def test_the_sheet_says_which_model_took_the_run_and_why(
+    make_sheet: Any, qloop: Any, _memory_keyring: Any
+) -> None:
+    """A cloud model plus a local one (a real local HTTP server): an edit scoped to the selected
+    node goes to the local model, and the sheet says so."""
+    from studio.agent.config import AgentConfig
+    from studio.agent.events import Finish, TextDelta, Usage
+    from tests.agent.server import ModelServer
+    from tests.agent.test_cli import to_chat_reply
+
+    _memory_keyring.store[("proto-studio", "openai")] = "sk-cloud-never-used-0001"
+    with ModelServer() as server:
+        server.queue(
+            to_chat_reply([TextDelta("It already says Hello."), Usage(5, 3), Finish("stop")])
+        )
+        config = AgentConfig(
+            profile="openai",
+            model="gpt-4.1",
+            base_url="http://127.0.0.1:9/v1",
+            local_profile="llamacpp",
+            local_base_url=server.base_url,
+            local_model="qwen-local",
+            max_turns=3,
+        )
+        sheet = make_sheet(new_document(), None, models=make_sheet.provider(), config=config)
+        run_until(qloop, lambda: not sheet.checking)
+        sheet.set_selection("title")
+        send(sheet, "Does the title read well?")
+        assert finish(qloop, sheet) == "completed"
+        assert [s.body["model"] for s in server.seen if s.path.endswith("/chat/completions")] == [
+            "qwen-local"
+        ]
+    assert sheet.route_label.isVisibleTo(sheet)
+    assert sheet.route_label.text() == "qwen-local (local) took this run: an edit scoped to title"
+    close_sheet(qloop, sheet)
