@@ -25,6 +25,7 @@ from studio.agent.tools import (
     SUMMARY_MAX,
     ToolContext,
     build_spec_tools,
+    node_ids,
     write_ops,
     write_revision,
 )
@@ -196,17 +197,36 @@ def _op_line(op: JSON) -> str:
 
 
 def _write(
-    ctx: ToolContext, change: _Change, summary: str, extra: list[JSON], notes: list[str]
+    ctx: ToolContext,
+    change: _Change,
+    summary: str,
+    extra: list[JSON],
+    notes: list[str],
+    *,
+    what: str,
+    removed: list[str] | None = None,
 ) -> JSON:
-    """Write a changed subtree back (plus `extra` declaration ops first)."""
+    """Write a changed subtree back (plus `extra` declaration ops first), all or nothing.
+    `removed`: the ids a removal takes out on purpose (the whole-root guard's exception)."""
+    from studio.spec import PatchError, apply_patch
+    from studio.spec.patch import revise_spec
     from studio.spec.tree import find_id, node_at
 
     spec, anchor, node = change.spec, change.anchor, change.node
     if anchor == "root":
-        result: JSON = {}
-        if extra:
-            result = write_ops(ctx, extra, summary)
-        result = write_revision(ctx, {"root": node}, summary)
+        if extra:  # two revisions: check both before writing either
+            try:
+                revise_spec(apply_patch(spec, extra).spec, {"root": node})
+            except PatchError as exc:
+                ctx.extra["last_rejection"] = f"{exc.path}: {exc.message}"
+                raise ToolError(
+                    f"{what} rejected, nothing changed; read the path and message, fix it and "
+                    "call it again",
+                    path=exc.path,
+                    message=exc.message,
+                ) from None
+            write_ops(ctx, extra, summary, what=what)
+        result = write_revision(ctx, {"root": node}, summary, removed or ())
         lines = [_op_line(op) for op in extra] + ["reviseSpec root"]
     else:
         # By id when the node there has one that finds it (robust to a rebase), else by path.
@@ -214,7 +234,7 @@ def _write(
         found = find_id(spec, own) if isinstance(own, str) and own else None
         target = {"id": own} if found is not None and found[0] == anchor else {"address": anchor}
         ops = [*extra, {"op": "replaceNode", **target, "node": node}]
-        result = write_ops(ctx, ops, summary)
+        result = write_ops(ctx, ops, summary, what=what)
         lines = [_op_line(op) for op in ops]
     return {**result, "expandedTo": lines, **({"declared": notes} if notes else {})}
 
@@ -244,7 +264,7 @@ def build_compound_tools(ctx: ToolContext) -> ToolRegistry:
                 change.node[key] = value
         extra, notes = _declarations(spec(), [change.node])
         summary = args.get("summary") or f"Edit {args['id']}: " + ", ".join(props)
-        return _write(ctx, change, summary, extra, notes)
+        return _write(ctx, change, summary, extra, notes, what="edit")
 
     async def insert(args: JSON) -> Any:
         node = args["node"]
@@ -254,7 +274,7 @@ def build_compound_tools(ctx: ToolContext) -> ToolRegistry:
         extra, notes = _declarations(spec(), [node])
         label = node.get("id") or node.get("type")
         summary = args.get("summary") or f"Insert {label} into {args['parent']} at {at}"
-        return _write(ctx, change, summary, extra, notes)
+        return _write(ctx, change, summary, extra, notes, what="insert")
 
     async def remove(args: JSON) -> Any:
         path, _ = _locate(spec(), args["id"], "id")
@@ -262,9 +282,9 @@ def build_compound_tools(ctx: ToolContext) -> ToolRegistry:
             raise ToolError("the root cannot be removed; edit it or insert into it")
         steps = _steps(path)
         change = _Change(spec(), _path(steps[:-1]))
-        _take(change.node, steps[-1])
+        taken = _take(change.node, steps[-1])
         summary = args.get("summary") or f"Remove {args['id']}"
-        return _write(ctx, change, summary, [], [])
+        return _write(ctx, change, summary, [], [], what="remove", removed=node_ids(taken))
 
     async def move(args: JSON) -> Any:
         path, _ = _locate(spec(), args["id"], "id")
@@ -285,12 +305,12 @@ def build_compound_tools(ctx: ToolContext) -> ToolRegistry:
         node = _take(old_parent, steps[-1])
         at = _insert(new_parent, str(args["parent"]), args.get("index"), node)
         summary = args.get("summary") or f"Move {args['id']} into {args['parent']} at {at}"
-        return _write(ctx, change, summary, [], [])
+        return _write(ctx, change, summary, [], [], what="move")
 
     async def set_state(args: JSON) -> Any:
         key = args["key"]
         ops = [{"op": "add", "path": f"/state/{_escape(key)}", "value": args["value"]}]
-        result = write_ops(ctx, ops, args.get("summary") or f"Set state {key}")
+        result = write_ops(ctx, ops, args.get("summary") or f"Set state {key}", what="setState")
         return {**result, "expandedTo": [_op_line(op) for op in ops]}
 
     async def set_theme(args: JSON) -> Any:

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.agent.clients import ModelClient
 from studio.agent.compound import TOOL_SETS
@@ -27,6 +27,9 @@ from studio.agent.loop import Answer, InputRequest, RunResult, request_from_json
 from studio.agent.registry import ToolRegistry, canonical_json
 from studio.agent.run_events import LoopWarning, RunEvent
 from studio.agent.snapshot import SnapshotError, check_snapshot
+
+if TYPE_CHECKING:
+    from studio.agent.session import AgentSession
 
 JSON = dict[str, Any]
 RESUMABLE = ("needs_input", "failed", "cancelled", "running")
@@ -321,7 +324,7 @@ RESUMED_NOTE = (
 class Resumed:
     """A restored session, ready to continue (`run()`), and what changed since it was saved."""
 
-    session: Any  # AgentSession (imported lazily: the session imports this package's tools)
+    session: AgentSession
     record: RunRecord
     changed_tools: list[str]
 
@@ -333,7 +336,7 @@ class Resumed:
             note = RESUMED_NOTE.format(reason=self.record.reason or "the app was closed")
             if self.changed_tools:
                 note += " The tools changed since: " + "; ".join(self.changed_tools) + "."
-        return await loop.continue_run(note=note, answer=answer)  # type: ignore[no-any-return]  # loop is AgentLoop
+        return await loop.continue_run(note=note, answer=answer)
 
 
 def resume_session(

@@ -106,7 +106,7 @@ def summary_of(ops: list[Any]) -> str:
     return text if len(text) <= SUMMARY_MAX else text[: SUMMARY_MAX - 3] + "..."
 
 
-def write_ops(ctx: ToolContext, ops: list[Any], summary: str) -> JSON:
+def write_ops(ctx: ToolContext, ops: list[Any], summary: str, *, what: str = "patch") -> JSON:
     """Patch the draft (validated whole; all ops or none): the tool result, or ToolError naming
     the op index, the path and the message. The one write path of `patch` and the compound
     tools."""
@@ -118,7 +118,10 @@ def write_ops(ctx: ToolContext, ops: list[Any], summary: str) -> JSON:
     except PatchError as exc:
         ctx.extra["last_rejection"] = f"op {exc.index}, {exc.path}: {exc.message}"
         raise ToolError(
-            "patch rejected, nothing changed; fix the op and send the patch again",
+            "patch rejected, nothing changed; fix the op and send the patch again"
+            if what == "patch"
+            else f"{what} rejected, nothing changed; read the path and message, fix it and "
+            "call it again",
             opIndex=exc.index,
             path=exc.path,
             message=exc.message,

@@ -102,7 +102,7 @@ def test_insert_refusals_name_the_problem_and_change_nothing() -> None:
     # A node the validator refuses: the patch's own rejection, with the path.
     with pytest.raises(ToolError) as caught:
         run(ctx, "insert", {"parent": "body", "node": {"type": "slider", "id": "s"}})
-    assert caught.value.message.startswith("patch rejected, nothing changed")
+    assert caught.value.message.startswith("insert rejected, nothing changed")
     assert caught.value.details["path"].startswith("root.children[1].children[0]")
     assert ctx.draft.revisions == []
 
@@ -219,3 +219,21 @@ def test_the_tool_set_is_chosen_per_model_with_a_default_per_provider_profile(
     assert loaded.tool_set() == "standard" and loaded.tool_set("qwen3:4b") == "compound"
     assert loaded.tool_sets == {"qwen3:30b": "standard"}  # an unknown set is dropped on read
     assert loaded.effort() == "low" and loaded.effort("other") == "provider-default"
+
+
+def test_root_level_changes_keep_the_whole_root_guard_and_stay_all_or_nothing() -> None:
+    ctx = ToolContext(Draft(load("blank-screen")))
+    # Removing a child of the root rewrites the root: the removal is the stated exception.
+    out = run(ctx, "remove", {"id": "bar"})
+    assert out["expandedTo"] == ["reviseSpec root"]
+    assert [c["id"] for c in ctx.draft.spec["root"]["children"]] == ["body"]
+    # A root-level insert that needs a state key and is refused writes neither revision.
+    bad = {"type": "switch", "id": "s", "stateKey": "on", "label": "On", "style": {"width": -1}}
+    with pytest.raises(ToolError) as caught:
+        run(ctx, "insert", {"parent": "screen", "node": bad})
+    assert caught.value.message.startswith("insert rejected, nothing changed")
+    assert len(ctx.draft.revisions) == 1 and "on" not in ctx.draft.spec["state"]
+    good = {**bad, "style": {"width": "fill"}}
+    out = run(ctx, "insert", {"parent": "screen", "index": 0, "node": good})
+    assert out["expandedTo"] == ["add /state/on", "reviseSpec root"]
+    assert ctx.draft.spec["state"] == {"on": False} and validate(ctx.draft.spec).ok
