@@ -4,7 +4,8 @@ server or replays recorded runs offline; scored per task by first-try validity, 
 turns, latency, tokens and cost; a terminal table and an HTML report with inline SVG charts.
 
 `proto-studio eval --base-url URL --model NAME [--api chat|responses] [--tools standard|compound]
-[--tasks FILE] [--repeat N] --out DIR`, or `--replay DIR` to score recorded runs without a model.
+[--tasks FILE] [--repeat N] --out DIR`, or `--replay DIR` to score recorded runs without a model;
+`--tools standard,compound` runs both sets and shows them side by side (task/set rows).
 Each live run is recorded in `--out`/runs/ (the run snapshot: the model's streams, plus the
 task and latency), which is exactly what `--replay` reads. Model quality is never part of the
 unit suite's pass/fail: the tests check that the harness scores what it is given.
@@ -296,6 +297,7 @@ class RunScore:
     output_tokens: int
     cost: float | None
     problem: str = ""
+    tool_set: str = "standard"
 
 
 def score_run(snapshot: JSON, task: EvalTask, latency_s: float) -> RunScore:
@@ -333,13 +335,18 @@ def score_run(snapshot: JSON, task: EvalTask, latency_s: float) -> RunScore:
         output_tokens=usage.output_tokens,
         cost=cost,
         problem="" if result.get("status") == "completed" else str(result.get("reason") or ""),
+        tool_set=str(snapshot.get("tool_set") or "standard"),
     )
 
 
 @dataclass
 class TaskSummary:
+    """One task's runs with one tool set; `label` names the set when the eval compared sets."""
+
     task: EvalTask
+    tool_set: str = "standard"
     runs: list[RunScore] = field(default_factory=list)
+    label: str = ""
 
     @property
     def pass_rate(self) -> float:
@@ -361,11 +368,22 @@ class TaskSummary:
 
 
 def summarize(tasks: list[EvalTask], scores: list[RunScore]) -> list[TaskSummary]:
-    by_id = {t.id: TaskSummary(t) for t in tasks}
+    """Per task and tool set, in task order (the sets in the order they ran)."""
+    known = {t.id: t for t in tasks}
+    groups: dict[tuple[str, str], TaskSummary] = {}
     for score in scores:
-        if score.task in by_id:
-            by_id[score.task].runs.append(score)
-    return [s for s in by_id.values() if s.runs]
+        if score.task in known:
+            key = (score.task, score.tool_set)
+            groups.setdefault(key, TaskSummary(known[score.task], score.tool_set)).runs.append(
+                score
+            )
+    order = {t.id: n for n, t in enumerate(tasks)}
+    sets = list(dict.fromkeys(s.tool_set for s in scores))
+    out = sorted(groups.values(), key=lambda s: (order[s.task.id], sets.index(s.tool_set)))
+    compared = len(sets) > 1
+    for summary in out:
+        summary.label = f"{summary.task.id}/{summary.tool_set}" if compared else summary.task.id
+    return out
 
 
 COLUMNS = (
@@ -391,7 +409,7 @@ def _rows(summaries: list[TaskSummary]) -> list[list[str]]:
     for s in summaries:
         rows.append(
             [
-                s.task.id,
+                s.label,
                 str(len(s.runs)),
                 _pct(s.pass_rate),
                 _pct(s.first_try_rate),
@@ -403,26 +421,30 @@ def _rows(summaries: list[TaskSummary]) -> list[list[str]]:
                 "?" if s.cost is None else f"{s.cost:.4f}",
             ]
         )
-    runs = [r for s in summaries for r in s.runs]
-    if runs:
-        costs = [r.cost for r in runs]
-        wrote = [r.first_try_valid for r in runs if r.first_try_valid is not None]
-        rows.append(
-            [
-                "all",
-                str(len(runs)),
-                _pct(sum(r.passed for r in runs) / len(runs)),
-                _pct(sum(wrote) / len(wrote) if wrote else None),
-                f"{statistics.median(r.retries for r in runs):g}",
-                f"{statistics.median(r.patches for r in runs):g}",
-                f"{statistics.median(r.turns for r in runs):g}",
-                f"{statistics.median(r.latency_s for r in runs):.1f}",
-                f"{statistics.median(r.input_tokens for r in runs):.0f}/"
-                f"{statistics.median(r.output_tokens for r in runs):.0f}",
-                "?" if any(c is None for c in costs) else f"{sum(c or 0 for c in costs):.4f}",
-            ]
-        )
+    sets = list(dict.fromkeys(s.tool_set for s in summaries))
+    for tool_set in sets:
+        runs = [r for s in summaries if s.tool_set == tool_set for r in s.runs]
+        rows.append(_total("all" if len(sets) == 1 else f"all/{tool_set}", runs))
     return rows
+
+
+def _total(label: str, runs: list[RunScore]) -> list[str]:
+    """The row over `runs` (rates over all of them, medians, the summed cost)."""
+    costs = [r.cost for r in runs]
+    wrote = [r.first_try_valid for r in runs if r.first_try_valid is not None]
+    return [
+        label,
+        str(len(runs)),
+        _pct(sum(r.passed for r in runs) / len(runs)),
+        _pct(sum(wrote) / len(wrote) if wrote else None),
+        f"{statistics.median(r.retries for r in runs):g}",
+        f"{statistics.median(r.patches for r in runs):g}",
+        f"{statistics.median(r.turns for r in runs):g}",
+        f"{statistics.median(r.latency_s for r in runs):.1f}",
+        f"{statistics.median(r.input_tokens for r in runs):.0f}/"
+        f"{statistics.median(r.output_tokens for r in runs):.0f}",
+        "?" if any(c is None for c in costs) else f"{sum(c or 0 for c in costs):.4f}",
+    ]
 
 
 def table(summaries: list[TaskSummary], title: str = "") -> str:
@@ -474,12 +496,12 @@ def report_html(summaries: list[TaskSummary], meta: JSON) -> str:
     )
     charts = _bars(
         "Pass rate per task",
-        [(s.task.id, round(s.pass_rate * 100)) for s in summaries],
+        [(s.label, round(s.pass_rate * 100)) for s in summaries],
         100,
         "%",
     ) + _bars(
         "Median turns per task",
-        [(s.task.id, s.median("turns")) for s in summaries],
+        [(s.label, s.median("turns")) for s in summaries],
         max((s.median("turns") for s in summaries), default=1),
         "",
     )
@@ -491,7 +513,7 @@ def report_html(summaries: list[TaskSummary], meta: JSON) -> str:
             )
             note = f" ({html.escape(run.problem)})" if run.problem else ""
             details.append(
-                f"<h3>{html.escape(s.task.id)} run {n}: {run.status}{note}</h3><ul>{items}</ul>"
+                f"<h3>{html.escape(s.label)} run {n}: {run.status}{note}</h3><ul>{items}</ul>"
             )
     info = ", ".join(f"{html.escape(str(k))}: {html.escape(str(v))}" for k, v in meta.items())
     return (
@@ -520,6 +542,7 @@ def write_outputs(out: Path, summaries: list[TaskSummary], meta: JSON) -> tuple[
             "tasks": [
                 {
                     "task": s.task.id,
+                    "tool_set": s.tool_set,
                     "pass_rate": s.pass_rate,
                     "runs": [{**r.__dict__, "checks": [list(c) for c in r.checks]} for r in s.runs],
                 }
@@ -550,8 +573,10 @@ async def run_live(
     effort: str,
     runs_dir: Path,
     progress: Callable[[str], None],
+    name_set: bool = False,
 ) -> list[RunScore]:
-    """Every task `repeat` times against the model; each run recorded in `runs_dir`."""
+    """Every task `repeat` times against the model; each run recorded in `runs_dir`
+    (`<task>-<n>.json`, or `<task>-<tool set>-<n>.json` with `name_set`)."""
     from studio.agent.session import AgentSession
     from studio.agent.snapshot import asave_snapshot
 
@@ -573,10 +598,11 @@ async def run_live(
                 result = session.loop.cancel("the model asked a question", status="failed")
             latency = time.monotonic() - started
             snapshot = recorded(session.snapshot(), task, latency, n)
-            await asave_snapshot(snapshot, runs_dir / f"{task.id}-{n}.json")
+            stem = f"{task.id}-{tool_set}-{n}" if name_set else f"{task.id}-{n}"
+            await asave_snapshot(snapshot, runs_dir / f"{stem}.json")
             score = score_run(snapshot, task, latency)
             scores.append(score)
-            progress(f"{task.id} #{n}: {'pass' if score.passed else 'fail'} ({score.status})")
+            progress(f"{stem}: {'pass' if score.passed else 'fail'} ({score.status})")
     return scores
 
 
@@ -635,7 +661,12 @@ def configure_eval(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", default=None, help="the model server (not with --replay)")
     parser.add_argument("--model", default=None, help="the model name the server knows")
     parser.add_argument("--api", choices=("chat", "responses"), default="chat")
-    parser.add_argument("--tools", choices=("standard", "compound"), default=None)
+    parser.add_argument(
+        "--tools",
+        default=None,
+        help="standard, compound, or standard,compound to compare the two sets (default: the "
+        "profile's)",
+    )
     parser.add_argument("--profile", default=None, help="provider profile (default: guessed)")
     parser.add_argument("--effort", default="provider-default", help="reasoning effort")
     parser.add_argument("--tasks", type=Path, default=None, help="a task file (default: shipped)")
@@ -702,12 +733,18 @@ async def _live(args: argparse.Namespace, tasks: list[EvalTask]) -> tuple[list[R
     if problem is not None:
         raise EvalError(f"--effort: {problem}")
     key = KeyStore().get(profile.name).key if profile.needs_key else None
-    tool_set = args.tools or profile.tool_set
+    sets = [t.strip() for t in (args.tools or profile.tool_set).split(",") if t.strip()]
+    unknown = [t for t in sets if t not in ("standard", "compound")]
+    if unknown or not sets:
+        raise EvalError(
+            f"--tools: use standard, compound or standard,compound (not {args.tools!r})"
+        )
+    sets = list(dict.fromkeys(sets))
     meta: JSON = {
         "model": args.model,
         "profile": profile.name,
         "api": args.api,
-        "tools": tool_set,
+        "tools": ",".join(sets),
         "repeat": args.repeat,
     }
     limits = Limits(args.max_turns, args.token_budget, max_output_tokens=args.max_output_tokens)
@@ -720,16 +757,19 @@ async def _live(args: argparse.Namespace, tasks: list[EvalTask]) -> tuple[list[R
                 args.api, args.base_url, args.model, api_key=key, profile=profile, http=http
             )
 
-        scores = await run_live(
-            tasks,
-            client,
-            repeat=args.repeat,
-            limits=limits,
-            tool_set=tool_set,
-            guide="short" if profile.local else "full",
-            info={"profile": profile.name, "api": args.api, "base_url": args.base_url},
-            effort=args.effort,
-            runs_dir=args.out / "runs",
-            progress=_say,
-        )
+        scores: list[RunScore] = []
+        for tool_set in sets:
+            scores += await run_live(
+                tasks,
+                client,
+                repeat=args.repeat,
+                limits=limits,
+                tool_set=tool_set,
+                guide="short" if profile.local else "full",
+                info={"profile": profile.name, "api": args.api, "base_url": args.base_url},
+                effort=args.effort,
+                runs_dir=args.out / "runs",
+                progress=_say,
+                name_set=len(sets) > 1,
+            )
     return scores, meta

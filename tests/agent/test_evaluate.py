@@ -111,19 +111,27 @@ def test_the_recorded_runs_replay_offline_into_the_table_and_the_report(
     table = capsys.readouterr().out.splitlines()
     rows = {line.split()[0]: line.split() for line in table[3:]}
     assert table[1].split()[:4] == ["task", "runs", "pass", "1st-try"]
-    assert set(rows) == {*SHIPPED, "all"}
+    # The recordings hold both tool sets, so the rows are per task and set.
+    assert set(rows) == {
+        *(f"{t}/standard" for t in SHIPPED if t != "settings-toggle"),
+        "settings-toggle/compound",
+        "all/standard",
+        "all/compound",
+    }
     # task runs pass 1st-try retries patches turns latency tokens cost
-    assert rows["sign-in"][1:6] == ["1", "100%", "0%", "1", "1"]  # its first patch was rejected
-    assert rows["restyle-button"][2] == "0%"  # renamed, but not outlined
-    assert rows["settings-toggle"][2:4] == ["100%", "100%"]  # the compound set
-    assert rows["all"][1:3] == ["7", "86%"]
-    assert rows["all"][-1] == "0.0000"  # a local server costs nothing
+    assert rows["sign-in/standard"][1:6] == ["1", "100%", "0%", "1", "1"]  # 1st patch rejected
+    assert rows["restyle-button/standard"][2] == "0%"  # renamed, but not outlined
+    assert rows["settings-toggle/compound"][2:4] == ["100%", "100%"]
+    assert rows["all/standard"][1:3] == ["6", "83%"]
+    assert rows["all/compound"][1:3] == ["1", "100%"]
+    assert rows["all/standard"][-1] == "0.0000"  # a local server costs nothing
     report = (out / "report.html").read_text()
     assert report.count("<svg") == 2  # inline charts; nothing loaded from anywhere
     assert not any(tag in report for tag in ("<script", "<link", "src=", "href="))
     assert "✘ at least 1 node(s) with type=&quot;button&quot;, label=&quot;Log in&quot;" in report
     scores = json.loads((out / "scores.json").read_text())
     assert [t["task"] for t in scores["tasks"]] == SHIPPED
+    assert scores["tasks"][5]["tool_set"] == "compound"
     assert scores["tasks"][0]["runs"][0]["retries"] == 1
 
 
@@ -163,5 +171,7 @@ def test_eval_runs_live_against_a_model_server_and_records_what_it_replays(
     assert "100%" in capsys.readouterr().out
     assert main([*argv, "--only", "nope", "--out", str(out)]) == 2
     assert "--only: unknown task(s) nope" in capsys.readouterr().err
+    assert main([*argv, "--tools", "standard,big", "--out", str(out)]) == 2
+    assert "--tools: use standard, compound or standard,compound" in capsys.readouterr().err
     assert main(["eval", "--out", str(out)]) == 2
     assert "--base-url and --model are required (or --replay DIR)" in capsys.readouterr().err
