@@ -88,7 +88,7 @@ class RouteLabel(QLabel):
 class ResumeOffer(QFrame):
     """“An unfinished run …: Continue / Dismiss” for a run record of the open prototype."""
 
-    continueRequested = Signal(object)  # the studio.agent.resume.RunRecord
+    continueRequested = Signal(object, bool)  # the RunRecord; whether tool changes are allowed
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -103,12 +103,17 @@ class ResumeOffer(QFrame):
         row.addWidget(self.continue_button)
         row.addWidget(self.dismiss_button)
         self.record: Any = None
+        self.anyway = False
         self.continue_button.clicked.connect(self._continue)
         self.dismiss_button.clicked.connect(self.clear)
         self.hide()
 
-    def offer(self, record: Any) -> None:
+    def offer(self, record: Any, *, anyway: str = "") -> None:
+        """Offer `record`; with `anyway` (why it was refused: the tools changed) the button
+        continues with the current tools."""
         self.record = record
+        self.anyway = bool(anyway)
+        self.continue_button.setText("Continue anyway" if anyway else "Continue")
         instruction = " ".join(str(record.instruction).split())
         if len(instruction) > 80:
             instruction = instruction[:77] + "..."
@@ -119,7 +124,7 @@ class ResumeOffer(QFrame):
                 f"it stopped: {record.reason}" if record.reason else "the studio closed during it"
             )
         )
-        self.label.setText(f"An unfinished run, “{instruction}”: {why}.")
+        self.label.setText(f"{anyway}" if anyway else f"An unfinished run, “{instruction}”: {why}.")
         self.show()
 
     def clear(self) -> None:
@@ -127,7 +132,7 @@ class ResumeOffer(QFrame):
         self.hide()
 
     def _continue(self) -> None:
-        record = self.record
+        record, anyway = self.record, self.anyway
         self.clear()
         if record is not None:
-            self.continueRequested.emit(record)
+            self.continueRequested.emit(record, anyway)

@@ -151,6 +151,7 @@ class AgentSheet(QWidget):
         self._check_generation = 0
         self._checking = False  # the model settings check (keychain) is running
         self.unfinished_checked = False  # the saved runs were looked at for this prototype
+        self._resuming: Any = None  # the saved run being continued (offered again if refused)
         self._build()
         self.chat.flush_timer.timeout.connect(self._show_counters)
         self._tick = QTimer(self)
@@ -413,8 +414,9 @@ class AgentSheet(QWidget):
                 self.resume_offer.offer(record)
                 return
 
-    def continue_run(self, record: Any) -> None:
-        """Continue an unfinished run saved earlier, with the model the settings choose now."""
+    def continue_run(self, record: Any, anyway: bool = False) -> None:
+        """Continue an unfinished run saved earlier, with the model the settings choose now
+        (`anyway`: also when the tools changed since it was saved)."""
         doc = self._document
         if doc is None:
             return
@@ -425,8 +427,11 @@ class AgentSheet(QWidget):
             )
             return
         self.resume_offer.clear()
+        self._resuming = record
         self.chat.add("user", f"[continue the unfinished run]\n{record.instruction}")
-        driver.resume_saved(record, self._chooser(), self.config.limits())
+        driver.resume_saved(
+            record, self._chooser(), self.config.limits(), allow_tool_changes=anyway
+        )
         self._update_controls()
 
     def replay(self, snapshot: dict[str, Any]) -> None:
@@ -569,6 +574,13 @@ class AgentSheet(QWidget):
                 self._problem, self._problem_checked = event.reason, True
             elif event.error_class in TROUBLE:
                 self._trouble = f"{event.reason} Check Agent settings (or use a local model)."
+            elif (
+                event.error_class == "resume"
+                and self._resuming is not None
+                and "the tools changed" in event.reason
+            ):  # the user may accept the change: offer it again, saying what changed
+                self.resume_offer.offer(self._resuming, anyway=event.reason.split(": ", 1)[-1])
+        self._resuming = None
         self.chat.end_reply()
         self._sync_trace(driver)
         self._update_controls()

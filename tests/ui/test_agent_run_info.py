@@ -161,3 +161,36 @@ def test_the_sheet_says_which_model_took_the_run_and_why(
     assert sheet.route_label.isVisibleTo(sheet)
     assert sheet.route_label.text() == "qwen-local (local) took this run: an edit scoped to title"
     close_sheet(qloop, sheet)
+
+
+def test_a_run_saved_with_other_tools_is_refused_then_continued_anyway(
+    make_sheet: Any, qloop: Any
+) -> None:
+    import json
+
+    from tests.agent.test_resume import _fingerprint
+
+    _saved_unfinished_run(qloop)
+    [path] = list(runs_dir().glob("*.json"))
+    data = json.loads(path.read_text())
+    for item in data["tool_declarations"]:
+        if item["name"] == "inspect":  # as saved by a build whose inspect took other args
+            item["parameters"] = {"type": "object", "properties": {"x": {"type": "string"}}}
+            item["fingerprint"] = data["tools"]["inspect"] = _fingerprint(item)
+    path.write_text(json.dumps(data))
+    model = ScriptedModel([reply("Kept it.")])
+    sheet = make_sheet(new_document(), model)
+    run_until(qloop, lambda: sheet.resume_offer.isVisibleTo(sheet), what="the offer")
+    sheet.resume_offer.continue_button.click()
+    assert finish(qloop, sheet) == "failed"
+    assert "inspect changed its schema" in sheet.terminal_events[-1].reason
+    assert model.requests == []  # refused before any model call
+    # Offered again, saying what changed; continuing anyway runs with the current tools.
+    assert sheet.resume_offer.isVisibleTo(sheet)
+    assert sheet.resume_offer.continue_button.text() == "Continue anyway"
+    assert "inspect changed its schema" in sheet.resume_offer.label.text()
+    sheet.resume_offer.continue_button.click()
+    run_until(qloop, lambda: sheet.ask_card.isVisibleTo(sheet), what="the question")
+    sheet.choice_buttons[0].click()
+    assert finish(qloop, sheet, runs=2) == "completed"
+    close_sheet(qloop, sheet)
