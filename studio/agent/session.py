@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -14,6 +14,7 @@ from studio.agent.draft import Draft
 from studio.agent.guards import Limits, RetryPolicy
 from studio.agent.guide import system_prompt
 from studio.agent.loop import AgentLoop, Answer, RunResult
+from studio.agent.registry import Tool
 from studio.agent.run_events import DraftRevised, RunEvent
 from studio.agent.tools import PreviewProvider, ToolContext, build_spec_tools
 from studio.agent.trace import Masker, Tracer
@@ -55,6 +56,7 @@ class AgentSession:
         sleep: Callable[[float], Any] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
         info: dict[str, Any] | None = None,
+        extra_tools: Sequence[Tool] = (),
     ) -> None:
         self.draft = Draft(spec, clock=clock)
         self.info = dict(info or {})
@@ -68,6 +70,8 @@ class AgentSession:
             on_revision=self._on_revision,
         )
         self.tools = build_spec_tools(self.ctx)
+        for tool in extra_tools:  # hosted MCP servers' tools (studio.agent.mcp_host), after ours
+            self.tools.register(tool)
         self.answers: list[dict[str, Any]] = []
         self.loop = AgentLoop(
             model,
