@@ -58,6 +58,7 @@ def main() -> None:
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    sock.listen(16)  # connections wait in the backlog until uvicorn accepts them
     print(f"PORT {sock.getsockname()[1]}", flush=True)
     server = uvicorn.Server(
         uvicorn.Config(mcp.streamable_http_app(), log_level="warning", lifespan="on")
