@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,7 @@ from studio.agent.run_events import (
 )
 from studio.concurrency import TaskOwner
 from studio.document import Document
+from studio.mcpserver.review import OutsideReviewer
 from studio.ui.agent_chat import AskCard, ChatView, InstructionBox
 from studio.ui.agent_status import CountersBar, RunCounters, SheetHeader
 from studio.ui.review_card import ReviewCard
@@ -56,6 +58,7 @@ from studio.workspace import (
     Workspace,
     WorkspaceEvent,
 )
+from studio.workspace.review import Review
 
 TROUBLE = ("auth", "retryable", "rate_limit", "blocked")  # error classes that need the settings
 TICK_MS = 250  # the elapsed-time counter
@@ -148,6 +151,10 @@ class AgentSheet(QWidget):
         self._problem_checked = False
         self._check_generation = 0
         self._checking = False  # the model settings check (keychain) is running
+        # An outside agent's draft (MCP) under review, and what applies and discards it.
+        self._outside: OutsideReviewer | None = None
+        self._outside_apply: Callable[[], None] = lambda: None
+        self._outside_discard: Callable[[], None] = lambda: None
         self._build()
         self.chat.flush_timer.timeout.connect(self._show_counters)
         self._tick = QTimer(self)
@@ -297,9 +304,32 @@ class AgentSheet(QWidget):
         """Whether the model settings check is still running."""
         return self._checking
 
+    def attach_outside(
+        self, reviewer: OutsideReviewer, apply: Callable[[], None], discard: Callable[[], None]
+    ) -> None:
+        """Review an outside agent's draft (`proto-studio mcp`) on this card too."""
+        self._outside, self._outside_apply, self._outside_discard = reviewer, apply, discard
+        self._update_controls()
+
+    def _outside_review(self) -> Review | None:
+        driver = self.driver
+        if self._outside is None or (driver is not None and driver.draft_revisions):
+            return None
+        return self._outside.review
+
     def _update_controls(self) -> None:
         driver = self.driver
         state = driver.state if driver is not None else "idle"
+        outside = self._outside_review()
+        if outside is not None:
+            self.header.show_state(self.config, None)
+            self.send_button.setEnabled(False)  # apply or discard the outside draft first
+            self.stop_button.setEnabled(state != "idle")
+            self.review.show_review(
+                outside, outside.revisions, idle=state == "idle", can_undo=False, can_rerun=False
+            )
+            self._show_counters()
+            return
         problem = self.problem()
         banner = problem or self._trouble
         self.header.show_state(self.config, banner if state == "idle" else None)
@@ -516,6 +546,11 @@ class AgentSheet(QWidget):
 
     # -- review -------------------------------------------------------------------------------------
     def apply(self) -> None:
+        if self._outside_review() is not None:
+            self._outside_apply()
+            self._set_status("applied the outside draft")
+            self._update_controls()
+            return
         driver = self.driver
         if driver is None or not driver.draft_revisions or driver.state != "idle":
             return
@@ -528,6 +563,11 @@ class AgentSheet(QWidget):
         self._update_controls()
 
     def discard(self) -> None:
+        if self._outside_review() is not None:
+            self._outside_discard()
+            self._set_status("discarded the outside draft")
+            self._update_controls()
+            return
         driver = self.driver
         if driver is None or not driver.draft_revisions or driver.state != "idle":
             return

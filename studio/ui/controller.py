@@ -17,7 +17,16 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, Signal
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QFileSystemWatcher,
+    QIODevice,
+    QObject,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QGuiApplication, QImage
 
 from studio.concurrency import Lane, TaskOwner
@@ -26,6 +35,8 @@ from studio.library.entries import LibraryEntry
 from studio.library.errors import LibraryError
 from studio.library.revisions import RevisionLog
 from studio.library.templates import Template, list_templates
+from studio.mcpserver.drafts import clear_outside_draft, load_outside_draft
+from studio.mcpserver.review import OutsideReviewer
 from studio.ui.scenes import render_steps
 from studio.ui.texts import APP_TITLE, one_line
 from studio.workspace import (
@@ -51,6 +62,7 @@ T = TypeVar("T")
 THUMBNAIL_WIDTH = 160
 #: Edits in quick succession share one thumbnail render (and one draft write).
 THUMBNAIL_DELAY = 0.4
+OUTSIDE_DEBOUNCE_MS = 150
 SPEC_SUFFIXES = (".json", ".protobundle")
 #: Entries without a thumbnail are drawn in the background this long after start-up, ...
 BACKFILL_DELAY = 0.5
@@ -128,6 +140,15 @@ class StudioController(QObject):
         self.backfill_task: asyncio.Task[None] | None = None
         self._started = False
         self._unsubscribe = workspace.subscribe(self._on_workspace)
+        #: A draft an outside agent wrote over MCP (`proto-studio mcp`), under review here.
+        self.outside = OutsideReviewer(workspace)
+        # The library folder is watched for outside drafts written while a prototype is open
+        # (a burst of writes is one check).
+        self._watcher: QFileSystemWatcher | None = None
+        self._outside_timer = QTimer(self)
+        self._outside_timer.setSingleShot(True)
+        self._outside_timer.setInterval(OUTSIDE_DEBOUNCE_MS)
+        self._outside_timer.timeout.connect(self._outside_changed)
 
     @property
     def document(self) -> Document | None:
@@ -162,6 +183,10 @@ class StudioController(QObject):
         """Cancel every task and platform call; persist nothing half-way (writes are atomic)."""
         self._closed = True
         self._unsubscribe()
+        self._outside_timer.stop()
+        if self._watcher is not None:
+            self._watcher.directoryChanged.disconnect(self._outside_timer.start)
+            self._watcher = None
         await self._tasks.aclose()
         if self._host is not None:
             await self._host.aclose()
@@ -252,6 +277,60 @@ class StudioController(QObject):
         self.settings.set_value("library/last", entry.id)
         if not entry.thumbnail:
             self._schedule_thumbnail()
+        if self._watcher is None and not self._closed:
+            self._watcher = QFileSystemWatcher([str(self.library.folder)], self)
+            self._watcher.directoryChanged.connect(self._outside_timer.start)
+        await self._check_outside_draft()
+
+    # ------------------------------------------------------------------ outside drafts (MCP)
+
+    def check_outside_draft(self) -> None:
+        """Show the open prototype's outside draft, as its file is now (written by
+        `proto-studio mcp`); one that went away leaves review."""
+        self.spawn(self._check_outside_draft(), label="Outside draft")
+
+    def _outside_changed(self) -> None:
+        if not self._closed:
+            self.check_outside_draft()
+
+    async def _check_outside_draft(self) -> None:
+        document = self.document
+        if document is None or document.entry_id is None:
+            return
+        try:
+            draft = await self._io(load_outside_draft, self.library, document.entry_id)
+        except LibraryError as exc:
+            self._error(f"The outside draft of {document.name}: {one_line(exc)}")
+            return
+        if self.document is document and self.outside.show(draft) is not None and draft:
+            self._status(
+                f"{draft.client} wrote a draft of {document.name}: "
+                f"{len(draft.revisions)} revision(s) to review"
+            )
+
+    def apply_outside_draft(self) -> None:
+        """Apply the outside draft under review: one agent revision, saved; its file removed."""
+        try:
+            entry_id, revision = self.outside.apply()
+        except RuntimeError as exc:
+            self._error(f"Could not apply the draft: {exc}")
+            return
+        self.spawn(self._clear_outside_draft(entry_id), label="Outside draft")
+
+    def discard_outside_draft(self) -> None:
+        try:
+            entry_id = self.outside.discard()
+        except RuntimeError as exc:
+            self._error(f"Could not discard the draft: {exc}")
+            return
+        self._status("Discarded the outside draft")
+        self.spawn(self._clear_outside_draft(entry_id), label="Outside draft")
+
+    async def _clear_outside_draft(self, entry_id: str) -> None:
+        try:
+            await self._io(clear_outside_draft, self.library, entry_id)
+        except LibraryError as exc:
+            self._error(f"The outside draft: {one_line(exc)}")
 
     # ------------------------------------------------------------------ the workspace
 

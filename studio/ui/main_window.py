@@ -95,6 +95,7 @@ class MainWindow(QMainWindow):
         self.agent_dock.setWidget(sheet)
         self.agent_placeholder.deleteLater()
         c.workspaceEvent.connect(sheet.on_workspace_event)
+        sheet.attach_outside(c.outside, c.apply_outside_draft, c.discard_outside_draft)
         self.closing.connect(sheet.shutdown)
 
     # ------------------------------------------------------------------ building

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
 import sys
 from datetime import timedelta
@@ -17,22 +16,16 @@ from typing import Any
 
 import pytest
 from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from studio.library.store import Library
 from studio.mcpserver.drafts import load_outside_draft
 from studio.mcpserver.server import SERVED
+from tests.mcpserver.client import REPO, env, stdio_params
 from tests.service.helpers import RENAME_GO, SPEC, make_library
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1")
-    return env
 
 
 def _run(coro: Any) -> Any:
@@ -43,19 +36,12 @@ def _text(result: Any) -> str:
     return "".join(c.text for c in result.content if c.type == "text")
 
 
-async def _stdio_session(*args: str) -> Any:
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "studio.cli", "mcp", *args], env=_env(), cwd=str(REPO)
-    )
-    return stdio_client(params)
-
-
 def test_an_outside_agent_authors_a_draft_over_stdio(tmp_path: Path) -> None:
     library, entry_id = make_library("Demo")
 
     async def main() -> None:
         async with (
-            await _stdio_session("Demo") as (read, write),
+            stdio_client(stdio_params("Demo")) as (read, write),
             ClientSession(read, write, read_timeout_seconds=timedelta(seconds=60)) as session,
         ):
             init = await session.initialize()
@@ -130,7 +116,7 @@ def test_the_http_server_serves_the_same_tools_and_names_a_missing_prototype() -
     _, entry_id = make_library("Demo")
     missing = subprocess.run(
         [sys.executable, "-m", "studio.cli", "mcp", "Nope"],
-        env=_env(),
+        env=env(),
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -142,7 +128,7 @@ def test_the_http_server_serves_the_same_tools_and_names_a_missing_prototype() -
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "studio.cli", "mcp", entry_id, "--http", "--port", "0"],
-        env=_env(),
+        env=env(),
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
