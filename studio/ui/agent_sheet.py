@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from studio.agent.driver import RunDriver
 from studio.agent.keys import KeyStore
 from studio.agent.loop import ApprovalAnswer, UserAnswer
 from studio.agent.providers import ModelChoice, ModelSource
+from studio.agent.registry import Tool
 from studio.agent.run_events import (
     InputRequired,
     LoopWarning,
@@ -90,6 +91,8 @@ class AgentServices:
     config: AgentConfig
     config_warning: str | None = None
     save_snapshots: bool = True
+    #: Extra tools for each run (the hosted MCP servers'), asked for when it starts.
+    tools: Callable[[], Sequence[Tool]] | None = None
 
     def options(self) -> dict[str, Any]:
         """The AgentSheet keyword arguments."""
@@ -100,6 +103,7 @@ class AgentServices:
             "config": self.config,
             "config_warning": self.config_warning,
             "save_snapshots": self.save_snapshots,
+            "tools": self.tools,
         }
 
 
@@ -114,6 +118,7 @@ class AgentSheet(QWidget):
     runStateChanged = Signal(str)
     statusChanged = Signal(str)
     settingsSaved = Signal(object)
+    mcpServersSaved = Signal()  # the settings dialog saved mcp.json: restart the servers
 
     def __init__(
         self,
@@ -126,6 +131,7 @@ class AgentSheet(QWidget):
         config_warning: str | None = None,
         renderer: DraftScene | None = None,
         save_snapshots: bool = True,
+        tools: Callable[[], Sequence[Tool]] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -138,6 +144,7 @@ class AgentSheet(QWidget):
         self._http = http
         self._renderer = renderer
         self._save_snapshots = save_snapshots
+        self._tools = tools
         self._tasks = TaskOwner("agent sheet")
         self._drivers: weakref.WeakKeyDictionary[Document, RunDriver] = weakref.WeakKeyDictionary()
         self._document: Document | None = None
@@ -234,6 +241,7 @@ class AgentSheet(QWidget):
                 self._tasks,
                 save_snapshots=self._save_snapshots,
                 renderer=self._renderer,
+                tools=self._tools,
             )
             self._drivers[doc] = driver
         return driver
