@@ -602,6 +602,7 @@ class AgentSheet(QWidget):
         dialog = AgentSettingsDialog(self.config, http=self._http, keys=self._keys, parent=self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.saved.connect(self._settings_saved)
+        dialog.mcpSaved.connect(self.mcpServersSaved)
         dialog.destroyed.connect(lambda: setattr(self, "settings_dialog", None))
         self.settings_dialog = dialog
         dialog.show()  # non-modal: the studio (and a running agent) stay usable behind it

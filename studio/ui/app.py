@@ -229,7 +229,7 @@ class Studio:
             config,
             warning,
             save_snapshots=save_snapshots,
-            tools=self._mcp_tools,
+            tools=self.mcp_tools,
         )
         self.window.attach_extras(self.devices, services)
         self.sheet.mcpServersSaved.connect(self.restart_mcp)
@@ -256,7 +256,7 @@ class Studio:
         if problems:
             self.window.statusBar().showMessage("; ".join(problems), 20000)
 
-    def _mcp_tools(self) -> Sequence[Tool]:
+    def mcp_tools(self) -> Sequence[Tool]:
         from studio.agent.mcp_host import broker_consent
 
         host, workspace = self.mcp, self.workspace
