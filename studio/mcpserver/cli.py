@@ -87,7 +87,8 @@ def _serve_http(server: object, host: str, port: int) -> int:
     from studio.mcpserver.server import SpecToolServer
 
     assert isinstance(server, SpecToolServer)
-    if not _loopback(host):
+    loopback = _loopback(host)
+    if not loopback:
         _say(
             f"warning: listening on {host}: anyone who can reach this machine can change the "
             "draft (the designer still reviews every change)"
@@ -99,7 +100,7 @@ def _serve_http(server: object, host: str, port: int) -> int:
         return 1
     bound = sock.getsockname()[1]
     print(f"proto-studio mcp: {server.name!r} at http://{host}:{bound}/mcp", flush=True)
-    config = uvicorn.Config(server.http_app(), log_level="warning", lifespan="on")
+    config = uvicorn.Config(server.http_app(loopback=loopback), log_level="warning", lifespan="on")
     anyio.run(lambda: uvicorn.Server(config).serve(sockets=[sock]))
     return 0
 

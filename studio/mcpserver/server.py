@@ -151,9 +151,21 @@ class SpecToolServer:
         async with stdio_server() as (read, write):
             await self.server.run(read, write, self.server.create_initialization_options())
 
-    def http_app(self) -> Starlette:
-        """The streamable HTTP app, at /mcp (as the SDK's FastMCP serves it)."""
-        manager = StreamableHTTPSessionManager(app=self.server)
+    def http_app(self, *, loopback: bool = True) -> Starlette:
+        """The streamable HTTP app, at /mcp (as the SDK's FastMCP serves it). On loopback, the
+        SDK's DNS-rebinding guard refuses requests whose Host or Origin is not this machine (a
+        web page cannot reach the tools through a name that resolves to 127.0.0.1)."""
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        security = None
+        if loopback:
+            local = ("127.0.0.1", "localhost", "[::1]")
+            security = TransportSecuritySettings(
+                enable_dns_rebinding_protection=True,
+                allowed_hosts=[f"{h}:*" for h in local],
+                allowed_origins=[f"http://{h}:*" for h in local],
+            )
+        manager = StreamableHTTPSessionManager(app=self.server, security_settings=security)
 
         class Endpoint:  # an ASGI app, so Starlette's Route passes the raw request through
             async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -14,6 +14,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from mcp import ClientSession
 from mcp.client.stdio import stdio_client
@@ -109,6 +110,19 @@ def test_an_outside_agent_authors_a_draft_over_stdio(tmp_path: Path) -> None:
             checked = await session.call_tool("validate", {"spec": {"id": "x"}})
             assert checked.structuredContent["ok"] is False
 
+            # The designer removes the button the draft renamed: the draft no longer applies, so
+            # a patch is refused saying why (reads still answer); nothing is written.
+            gone = json.loads(json.dumps(edited))
+            gone["root"]["children"] = gone["root"]["children"][:1]
+            Library().save_spec(entry_id, gone)
+            refused = await session.call_tool("patch", RENAME_GO)
+            assert refused.isError
+            assert "the draft no longer applies to 'Demo' as the designer changed it" in _text(
+                refused
+            )
+            assert not (await session.call_tool("outline", {})).isError
+            assert len(load_outside_draft(Library(), entry_id).revisions) == 2  # type: ignore[union-attr]
+
     _run(main())
 
 
@@ -151,6 +165,14 @@ def test_the_http_server_serves_the_same_tools_and_names_a_missing_prototype() -
                 assert not done.isError, _text(done)
 
         _run(main())
+        # A web page reaching it through a name that resolves here (DNS rebinding) is refused.
+        rebound = httpx.post(
+            url,
+            headers={"Host": "attacker.example:80", "Content-Type": "application/json"},
+            content=b"{}",
+            timeout=10,
+        )
+        assert rebound.status_code == 421
         draft = load_outside_draft(Library(), entry_id)
         assert draft is not None and draft.spec["root"]["children"][1]["label"] == "Send"
         assert Library().load_spec(entry_id) == SPEC
