@@ -145,6 +145,7 @@ class StudioController(QObject):
         # The library folder is watched for outside drafts written while a prototype is open
         # (a burst of writes is one check).
         self._watcher: QFileSystemWatcher | None = None
+        self._saved: dict[str, tuple[int, int] | None] = {}  # entry -> its spec file as last seen
         self._outside_timer = QTimer(self)
         self._outside_timer.setSingleShot(True)
         self._outside_timer.setInterval(OUTSIDE_DEBOUNCE_MS)
@@ -266,7 +267,7 @@ class StudioController(QObject):
 
     async def _open(self, entry_id: str) -> None:
         entry = await self._io(self.library.get, entry_id)
-        spec = await self._io(self.library.load_spec, entry_id)
+        spec = await self._io(self._load_spec, entry_id)
         revisions = await self._io(self.library.load_revisions, entry_id)
         if revisions is None or revisions.current != spec:
             revisions = RevisionLog(spec)
@@ -291,6 +292,7 @@ class StudioController(QObject):
 
     def _outside_changed(self) -> None:
         if not self._closed:
+            self.spawn(self._adopt_outside_change(), label="Outside change")
             self.check_outside_draft()
 
     async def _check_outside_draft(self) -> None:
@@ -400,9 +402,57 @@ class StudioController(QObject):
 
         def write() -> LibraryEntry:
             self.library.save_revisions(entry_id, log_copy)
-            return self.library.save_spec(entry_id, spec)
+            entry = self.library.save_spec(entry_id, spec)
+            self._saved[entry_id] = self._spec_stat(entry_id)
+            return entry
 
         await self._io(write)
+
+    # -- changes made outside the window (proto-studio serve applied a draft) -------------------
+    def _spec_stat(self, entry_id: str) -> tuple[int, int] | None:
+        """The spec file's (mtime, size) (library thread only)."""
+        try:
+            st = (self.library.folder / entry_id / "spec.json").stat()
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size
+
+    def _load_spec(self, entry_id: str) -> dict[str, Any]:
+        """The saved spec, remembering which file it was (library thread only)."""
+        stat = self._spec_stat(entry_id)
+        spec = self.library.load_spec(entry_id)
+        self._saved[entry_id] = stat
+        return spec
+
+    async def _adopt_outside_change(self) -> None:
+        """The open prototype as saved by another process (a draft `proto-studio serve` applied)
+        becomes a revision here, by the edit-during-review rule; the window's own saves are
+        recognised by their file and cost a stat."""
+        document = self.document
+        if document is None or document.entry_id is None:
+            return
+        entry_id, before = document.entry_id, document.spec
+
+        def read() -> tuple[dict[str, Any], RevisionLog | None] | None:
+            if self._spec_stat(entry_id) == self._saved.get(entry_id):
+                return None
+            return self._load_spec(entry_id), self.library.load_revisions(entry_id)
+
+        try:
+            found = await self._io(read)
+        except LibraryError as exc:
+            self._error(f"{document.name} changed outside the studio: {one_line(exc)}")
+            return
+        if found is None or self.document is not document or document.spec is not before:
+            return  # not changed; or the designer edited meanwhile (their save comes next)
+        spec, log = found
+        if spec == document.spec:
+            return
+        last = log.applied[-1] if log is not None and log.current == spec and log.applied else None
+        summary = (
+            f"{last.summary} (saved outside the studio)" if last else "Saved outside the studio"
+        )
+        self.workspace.replace_spec(spec, summary=summary, author=last.author if last else "user")
 
     # ------------------------------------------------------------------ thumbnails
 
