@@ -21,7 +21,7 @@ from tests.service.helpers import make_library
 from tests.service.test_mcp_host import notes_stdio
 
 pytestmark = pytest.mark.slow
-SECRET = "tok-abcdef0123456789"
+SECRET = "tok-window-5566778899"  # not another test's: the process-wide masker keeps what it learns
 
 
 @pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
