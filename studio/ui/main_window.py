@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         self.agent_placeholder.deleteLater()
         c.workspaceEvent.connect(sheet.on_workspace_event)
         c.generateRequested.connect(sheet.generate)
+        sheet.attach_outside(c.outside, c.apply_outside_draft, c.discard_outside_draft)
         self.closing.connect(sheet.shutdown)
 
     # ------------------------------------------------------------------ building
