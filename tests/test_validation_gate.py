@@ -77,7 +77,9 @@ def every_template() -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-@pytest.mark.parametrize(("name", "spec"), every_template(), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    ("name", "spec"), every_template(), ids=lambda v: v if isinstance(v, str) else ""
+)
 def test_an_invalid_replace_anywhere_is_refused_as_validate_refuses_it(
     name: str, spec: dict[str, Any]
 ) -> None:

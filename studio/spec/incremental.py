@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from studio.spec import rules as R
+from studio.spec import tree
 from studio.spec.coderules import Pagers, state_type_errors
 from studio.spec.extensions import PlatformCatalog
 from studio.spec.platform_rules import platform_errors
 from studio.spec.size import NotJSON, measure
 from studio.spec.structure import Ctx, UseNode, node_check
-from studio.spec import tree
 from studio.spec.tree import replace_node
 from studio.spec.validator import VALID, ValidationResult, check, validate
 
