@@ -128,6 +128,10 @@ class StudioController(QObject):
         self.backfill_task: asyncio.Task[None] | None = None
         self._started = False
         self._unsubscribe = workspace.subscribe(self._on_workspace)
+        from studio.ui.node_edits import NodeEdits
+
+        #: The node edit commands (menus, keys, the tree, the palette, drops).
+        self.edits = NodeEdits(workspace, self._error, self)
 
     @property
     def document(self) -> Document | None:
@@ -300,6 +304,10 @@ class StudioController(QObject):
             self.workspace.select(address)
         else:
             self.workspace.select()
+
+    def select_many(self, addresses: list[str], primary: str) -> None:
+        """From the tree's multi-selection (Ctrl/Shift): the nodes, `primary` the inspector's."""
+        self.workspace.select(*addresses, primary=primary or None)
 
     def undo(self) -> None:
         if self.workspace.undo() is None:

@@ -26,6 +26,7 @@ from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
 from studio.ui.inspector import InspectorPanel
 from studio.ui.library_panel import LibraryPanel
+from studio.ui.palette import PalettePanel
 from studio.ui.preview_pane import PreviewPane
 from studio.ui.revisions_panel import RevisionsPanel
 from studio.ui.settings import UiSettings
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.preview_pane)
 
         self.library_panel = LibraryPanel(self)
+        self.node_palette = PalettePanel(self)
         self.spec_tree = SpecTreePanel(self)
         self.inspector = InspectorPanel(self)
         self.revisions = RevisionsPanel(self)
@@ -116,6 +118,9 @@ class MainWindow(QMainWindow):
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.library_dock = self._dock("libraryDock", "Library", self.library_panel, left)
         self.tree_dock = self._dock("specTreeDock", "Spec tree", self.spec_tree, left)
+        self.palette_dock = self._dock("paletteDock", "Palette", self.node_palette, left)
+        self.tabifyDockWidget(self.library_dock, self.palette_dock)
+        self.library_dock.raise_()
         self.agent_dock = self._dock("agentDock", "Agent", self.agent_placeholder, right)
         self.inspector_dock = self._dock("inspectorDock", "Inspector", self.inspector, right)
         self.revisions_dock = self._dock("revisionsDock", "Revisions", self.revisions, right)
@@ -142,6 +147,29 @@ class MainWindow(QMainWindow):
         for name in ("undo", "redo"):
             edit_menu.addAction(a[name])
         edit_menu.addSeparator()
+        self.insert_menu, self.wrap_menu = self._node_menus()
+        node_items: list[QAction | QMenu | None] = [
+            *(a[n] for n in commands.NODE_COMMANDS[:5]),
+            None,
+            a["move_up"],
+            a["move_down"],
+            None,
+            self.insert_menu,
+            self.wrap_menu,
+            a["unwrap_node"],
+        ]
+        for entry in node_items:
+            if entry is None:
+                edit_menu.addSeparator()
+            elif isinstance(entry, QMenu):
+                edit_menu.addMenu(entry)
+            else:
+                edit_menu.addAction(entry)
+        self.spec_tree.set_context_menu(node_items)
+        for name in commands.NODE_COMMANDS:  # their keys work in the tree and the preview
+            self.spec_tree.addAction(a[name])
+            self.preview_pane.addAction(a[name])
+        edit_menu.addSeparator()
         edit_menu.addAction(a["paste_spec"])
         edit_menu.addAction(a["undo_delete"])
         edit_menu.addSeparator()
@@ -157,6 +185,7 @@ class MainWindow(QMainWindow):
         view_menu = self.menuBar().addMenu("&View")
         for dock in (
             self.library_dock,
+            self.palette_dock,
             self.tree_dock,
             self.inspector_dock,
             self.revisions_dock,
@@ -175,6 +204,30 @@ class MainWindow(QMainWindow):
         self.drop_filter = FileDropFilter(self)
         self.installEventFilter(self.drop_filter)
         self._fill_recent([])
+
+    def _node_menus(self) -> tuple[QMenu, QMenu]:
+        """Edit > Insert (every node type, by group) and Edit > Wrap in (the containers)."""
+        from studio.spec.catalog import KINDS
+        from studio.spec.edit import WRAPPERS
+
+        insert = QMenu("&Insert", self)
+        insert.setObjectName("insertMenu")
+        group = ""
+        for kind in KINDS:
+            if kind.group != group and group:
+                insert.addSeparator()
+            group = kind.group
+            action = insert.addAction(kind.name)
+            action.setObjectName(f"action_insert_{kind.type}")
+            action.setData(kind.type)
+            action.setStatusTip(kind.description)
+        wrap = QMenu("&Wrap in", self)
+        wrap.setObjectName("wrapMenu")
+        for name in WRAPPERS:
+            action = wrap.addAction(name.capitalize())
+            action.setObjectName(f"action_wrap_{name}")
+            action.setData(name)
+        return insert, wrap
 
     def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -208,7 +261,10 @@ class MainWindow(QMainWindow):
         c.recentFilesChanged.connect(self._fill_recent)
 
         # Panels -> controller.
-        self.spec_tree.nodeSelected.connect(c.select)
+        self.spec_tree.selectionRequested.connect(c.select_many)
+        self.spec_tree.dropRequested.connect(c.edits.drop)
+        self.spec_tree.refusal = c.edits.drop_refusal
+        self.node_palette.insertRequested.connect(c.edits.insert)
         self.preview_pane.nodeClicked.connect(c.select)
         self.preview_pane.platformRequested.connect(c.run_platform)
         self.revisions.undoRequested.connect(c.undo)
@@ -245,6 +301,17 @@ class MainWindow(QMainWindow):
         a["undo"].triggered.connect(c.undo)
         a["redo"].triggered.connect(c.redo)
         a["undo_delete"].triggered.connect(c.undo_delete)
+        e = c.edits
+        a["cut_node"].triggered.connect(e.cut)
+        a["copy_node"].triggered.connect(e.copy)
+        a["paste_node"].triggered.connect(e.paste)
+        a["duplicate_node"].triggered.connect(e.duplicate)
+        a["delete_node"].triggered.connect(e.delete)
+        a["move_up"].triggered.connect(lambda: e.move(-1))
+        a["move_down"].triggered.connect(lambda: e.move(1))
+        a["unwrap_node"].triggered.connect(e.unwrap)
+        self.insert_menu.triggered.connect(lambda action: e.insert(str(action.data())))
+        self.wrap_menu.triggered.connect(lambda action: e.wrap(str(action.data())))
 
     def set_permissions_source(self, broker: Callable[[], ConsentBroker]) -> None:
         """Where the permissions dialog reads grants: the consent broker the hosts ask."""

@@ -1,0 +1,104 @@
+"""The window's node edit commands (the Edit menu, the tree's context menu and keys, the
+palette, drops): each calls `studio.workspace.editing` and reports a refusal as one line; the
+clipboard holds the studio's form and the node's plain JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+from PySide6.QtCore import QMimeData, QObject
+from PySide6.QtGui import QGuiApplication
+
+from studio.spec.edit import CLIP_FORMAT, Clip, Position
+from studio.workspace import Workspace
+from studio.workspace import editing as E
+
+#: The clipboard's MIME type for the studio's form (nodes plus the state they use).
+CLIP_MIME = f"application/x-{CLIP_FORMAT}"
+
+
+def clipboard_text() -> str:
+    """The studio's form when the clipboard holds it, else its plain text."""
+    data = QGuiApplication.clipboard().mimeData()
+    if data is not None and data.hasFormat(CLIP_MIME):
+        return bytes(data.data(CLIP_MIME).data()).decode("utf-8", "replace")
+    return QGuiApplication.clipboard().text()
+
+
+def put_on_clipboard(clipped: Clip) -> None:
+    data = QMimeData()
+    data.setText(clipped.text())
+    data.setData(CLIP_MIME, clipped.rich().encode())
+    QGuiApplication.clipboard().setMimeData(data)
+
+
+class NodeEdits(QObject):
+    """Edit commands on `workspace`'s selection; `report(line)` gets every refusal."""
+
+    def __init__(
+        self, workspace: Workspace, report: Callable[[str], None], parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self._report = report
+
+    def _do(self, command: Callable[[], object]) -> bool:
+        if self.workspace.document is None:
+            self._report("Open a prototype first")
+            return False
+        try:
+            command()
+        except E.EditRefused as exc:
+            self._report(str(exc))
+            return False
+        return True
+
+    def delete(self) -> bool:
+        return self._do(lambda: E.delete_selected(self.workspace))
+
+    def duplicate(self) -> bool:
+        return self._do(lambda: E.duplicate_selected(self.workspace))
+
+    def move(self, delta: Literal[-1, 1]) -> bool:
+        return self._do(lambda: E.move_selected(self.workspace, delta))
+
+    def wrap(self, container: str) -> bool:
+        return self._do(lambda: E.wrap_selected(self.workspace, container))
+
+    def unwrap(self) -> bool:
+        return self._do(lambda: E.unwrap_selected(self.workspace))
+
+    def copy(self) -> bool:
+        return self._do(lambda: put_on_clipboard(E.copy_selected(self.workspace)))
+
+    def cut(self) -> bool:
+        def cut() -> None:
+            clipped = E.copy_selected(self.workspace)
+            E.delete_selected(self.workspace)  # refused: nothing is on the clipboard either
+            put_on_clipboard(clipped)
+
+        return self._do(cut)
+
+    def paste(self) -> bool:
+        return self._do(lambda: E.paste_text(self.workspace, clipboard_text()))
+
+    def insert(
+        self, type_: str, target: str | None = None, position: Position | None = None
+    ) -> bool:
+        return self._do(lambda: E.insert_type(self.workspace, type_, target, position))
+
+    def drop(self, paths: Sequence[str], type_: str, target: str, position: str) -> bool:
+        """A drop from the tree (paths: a move) or the palette (type_: an insert)."""
+        where: Position = position  # type: ignore[assignment]  # the tree sends one of the three
+        if type_:
+            return self.insert(type_, target, where)
+        return self._do(lambda: E.drop_nodes(self.workspace, paths, target, where))
+
+    def drop_refusal(
+        self, target: str, position: str, paths: list[str], type_: str | None
+    ) -> str | None:
+        if self.workspace.document is None:
+            return "open a prototype first"
+        where: Position = position  # type: ignore[assignment]  # the tree sends one of the three
+        return E.drop_refusal(self.workspace, target, where, paths=paths, type_=type_)
