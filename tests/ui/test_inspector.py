@@ -61,11 +61,10 @@ def test_form_shows_the_common_fields(
 ) -> None:
     inspector.show_node(ws, "go")
     assert inspector.title.text() == "button · go"
-    assert inspector.id_edit.text() == "go"
-    assert inspector.text_label.text() == "Label"
+    assert inspector.editor("id").text() == "go"  # type: ignore[attr-defined]
     assert inspector.text_edit.text() == "Go"
-    assert inspector.variant_combo.currentText() == "filled"
-    assert not inspector.state_key_edit.isEnabled()
+    assert inspector.editor("variant").currentText() == "filled"  # type: ignore[attr-defined]
+    assert "stateKey" not in inspector.field_names()  # a button binds no state
     assert json.loads(inspector.json_edit.toPlainText()) == SPEC["root"]["children"][1]
 
 
@@ -74,14 +73,14 @@ def test_form_edit_is_one_user_revision(
 ) -> None:
     inspector.show_node(ws, "go")
     inspector.text_edit.setText("Continue")
-    inspector.variant_combo.setCurrentText("outlined")
+    inspector.editor("variant").setCurrentText("outlined")  # type: ignore[attr-defined]
     with qtbot.waitSignal(inspector.edited) as blocker:
         inspector.apply_form_button.click()
-    assert blocker.args == ["Edit go (form)"]
+    assert blocker.args == ["Set properties of button 'go'"]
     node = doc.spec["root"]["children"][1]
     assert node["label"] == "Continue" and node["variant"] == "outlined"
     [revision] = doc.revisions.revisions
-    assert revision.author == "user" and revision.summary == "Edit go (form)"
+    assert revision.author == "user" and revision.summary == "Set properties of button 'go'"
     doc.undo()
     assert doc.spec == SPEC
 
@@ -133,7 +132,7 @@ def test_renaming_the_id_follows_the_node(
     ws: Workspace, inspector: InspectorPanel, doc: Document
 ) -> None:
     inspector.show_node(ws, "title")
-    inspector.id_edit.setText("heading")
+    inspector.editor("id").setText("heading")  # type: ignore[attr-defined]
     inspector.apply_form()
     assert doc.spec["root"]["children"][0]["id"] == "heading"
     assert inspector.title.text() == "text · heading"
