@@ -384,10 +384,15 @@ class InspectorPanel(QWidget):
         workspace, address = self._workspace, self._address
         if workspace is None or address is None or node == self._node:
             return False
+        from studio.spec.address import resolve
         from studio.spec.errors import SpecError
         from studio.spec.patch import PatchError
         from studio.workspace import ReviewConflict
 
+        try:
+            path = resolve(workspace.shown.spec, address)[0]
+        except ValueError:
+            path = address
         self._applying = True
         try:
             workspace.edit_node(address, node, summary=summary)
@@ -407,8 +412,8 @@ class InspectorPanel(QWidget):
         for name in names:
             self._editors[name].show_error("")
         self.error.hide()
-        new_id = node.get("id")
-        self.show_node(workspace, str(new_id) if new_id else address)
+        new_id = node.get("id")  # the node's address after the edit: its new id, or its path
+        self.show_node(workspace, str(new_id) if isinstance(new_id, str) and new_id else path)
         self.edited.emit(summary)
         return True
 

@@ -31,6 +31,7 @@ from studio.ui.preview_pane import PreviewPane
 from studio.ui.revisions_panel import RevisionsPanel
 from studio.ui.settings import UiSettings
 from studio.ui.spec_tree import SpecTreePanel
+from studio.ui.state_panel import StatePanel
 from studio.ui.texts import APP_TITLE
 
 if TYPE_CHECKING:
@@ -110,6 +111,7 @@ class MainWindow(QMainWindow):
         self.spec_tree = SpecTreePanel(self)
         self.inspector = InspectorPanel(self)
         self.revisions = RevisionsPanel(self)
+        self.state_panel = StatePanel(self)
         self.agent_placeholder = QLabel(AGENT_PLACEHOLDER, self)
         self.agent_placeholder.setObjectName("agentPlaceholder")
         self.agent_placeholder.setWordWrap(True)
@@ -124,7 +126,9 @@ class MainWindow(QMainWindow):
         self.agent_dock = self._dock("agentDock", "Agent", self.agent_placeholder, right)
         self.inspector_dock = self._dock("inspectorDock", "Inspector", self.inspector, right)
         self.revisions_dock = self._dock("revisionsDock", "Revisions", self.revisions, right)
+        self.state_dock = self._dock("stateDock", "State", self.state_panel, right)
         self.tabifyDockWidget(self.inspector_dock, self.revisions_dock)
+        self.tabifyDockWidget(self.inspector_dock, self.state_dock)
         self.inspector_dock.raise_()
         self.resizeDocks(
             [self.library_dock, self.agent_dock], [360, 340], Qt.Orientation.Horizontal
@@ -189,6 +193,7 @@ class MainWindow(QMainWindow):
             self.tree_dock,
             self.inspector_dock,
             self.revisions_dock,
+            self.state_dock,
             self.agent_dock,
         ):
             view_menu.addAction(dock.toggleViewAction())
@@ -253,6 +258,7 @@ class MainWindow(QMainWindow):
         # What is shown is the workspace's: the preview and the tree follow it, nothing else.
         c.shownChanged.connect(self.preview_pane.present)
         c.shownChanged.connect(self.spec_tree.present)
+        c.shownChanged.connect(self.state_panel.present)
         c.selectionChanged.connect(self.spec_tree.select_nodes)
         c.selectionChanged.connect(self.preview_pane.select_nodes)
         c.inspectorTarget.connect(self.inspector.show_node)
@@ -265,6 +271,11 @@ class MainWindow(QMainWindow):
         self.spec_tree.dropRequested.connect(c.edits.drop)
         self.spec_tree.refusal = c.edits.drop_refusal
         self.node_palette.insertRequested.connect(c.edits.insert)
+        self.state_panel.addRequested.connect(c.edits.add_state_key)
+        self.state_panel.renameRequested.connect(c.edits.rename_state_key)
+        self.state_panel.valueRequested.connect(c.edits.set_state_value)
+        self.state_panel.removeRequested.connect(c.edits.remove_state_key)
+        c.edits.stateRefused.connect(self.state_panel.show_error)
         self.preview_pane.nodeClicked.connect(c.select)
         self.preview_pane.platformRequested.connect(c.run_platform)
         self.revisions.undoRequested.connect(c.undo)

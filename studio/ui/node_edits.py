@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from PySide6.QtCore import QMimeData, QObject
+from PySide6.QtCore import QMimeData, QObject, Signal
 from PySide6.QtGui import QGuiApplication
 
 from studio.spec.edit import CLIP_FORMAT, Clip, Position
@@ -34,7 +34,10 @@ def put_on_clipboard(clipped: Clip) -> None:
 
 
 class NodeEdits(QObject):
-    """Edit commands on `workspace`'s selection; `report(line)` gets every refusal."""
+    """Edit commands on `workspace`'s selection; `report(line)` gets every refusal, and
+    `stateRefused(line)` those of the state editor (shown in its panel too)."""
+
+    stateRefused = Signal(str)
 
     def __init__(
         self, workspace: Workspace, report: Callable[[str], None], parent: QObject | None = None
@@ -94,6 +97,33 @@ class NodeEdits(QObject):
         if type_:
             return self.insert(type_, target, where)
         return self._do(lambda: E.drop_nodes(self.workspace, paths, target, where))
+
+    # -- state keys -------------------------------------------------------------------------
+    def _state(self, command: Callable[[], object]) -> bool:
+        try:
+            command()
+        except E.EditRefused as exc:
+            self._report(str(exc))
+            self.stateRefused.emit(str(exc))
+            return False
+        self.stateRefused.emit("")
+        return True
+
+    def add_state_key(self) -> bool:
+        from studio.spec.catalog import unique_key
+
+        declared = self.workspace.shown.spec.get("state")
+        key = unique_key("key1", set(declared) if isinstance(declared, dict) else set())
+        return self._state(lambda: E.add_state_key(self.workspace, key, ""))
+
+    def rename_state_key(self, old: str, new: str) -> bool:
+        return self._state(lambda: E.rename_state_key(self.workspace, old, new))
+
+    def set_state_value(self, key: str, value: object) -> bool:
+        return self._state(lambda: E.set_state_value(self.workspace, key, value))
+
+    def remove_state_key(self, key: str) -> bool:
+        return self._state(lambda: E.remove_state_key(self.workspace, key))
 
     def drop_refusal(
         self, target: str, position: str, paths: list[str], type_: str | None

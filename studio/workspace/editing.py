@@ -23,6 +23,10 @@ from studio.workspace.workspace import Workspace
 
 __all__ = [
     "EditRefused",
+    "add_state_key",
+    "remove_state_key",
+    "rename_state_key",
+    "set_state_value",
     "check",
     "copy_selected",
     "cut_selected",
@@ -215,3 +219,84 @@ def drop_refusal(
     except (edit.EditError, ValueError) as exc:
         return str(exc)
     return check(ws, made)
+
+
+# --- state keys (the document-level state editor) -------------------------------------------------
+
+
+def _document_spec(ws: Workspace, what: str) -> dict[str, object]:
+    document = ws.document
+    if document is None:
+        raise EditRefused(f"{what}: open a prototype first")
+    if ws.shown.source == "review":
+        raise EditRefused(f"{what}: apply or discard the agent's draft first")
+    return document.spec
+
+
+def _replace(ws: Workspace, spec: dict[str, object], summary: str) -> Revision:
+    try:
+        return ws.replace_spec(spec, summary=summary)
+    except (PatchError, SpecError) as exc:
+        raise EditRefused(f"{summary} refused: {exc.path}: {exc.message}") from None
+
+
+def add_state_key(ws: Workspace, key: str, value: object = "") -> Revision:
+    """Declare a new state key with its initial value."""
+    spec = _document_spec(ws, "Add state key")
+    declared = spec.get("state")
+    state = dict(declared) if isinstance(declared, dict) else {}
+    if key in state:
+        raise EditRefused(f"state key {key!r} is already declared")
+    state[key] = value
+    return _replace(ws, {**spec, "state": state}, f"Add state key '{key}'")
+
+
+def set_state_value(ws: Workspace, key: str, value: object) -> Revision:
+    """Change a state key's initial value (the validator checks it fits every use)."""
+    spec = _document_spec(ws, "Set state value")
+    declared = spec.get("state")
+    if not isinstance(declared, dict) or key not in declared:
+        raise EditRefused(f"state key {key!r} is not declared")
+    return _replace(
+        ws, {**spec, "state": {**declared, key: value}}, f"Set initial value of '{key}'"
+    )
+
+
+def rename_state_key(ws: Workspace, old: str, new: str) -> Revision:
+    """Rename a state key and every use of it (bindings, conditions, actions, `{key}` texts)."""
+    from studio.spec import statekeys
+
+    spec = _document_spec(ws, "Rename state key")
+    count = len(statekeys.uses(spec, old))
+    try:
+        renamed = statekeys.rename_key(spec, old, new)
+    except ValueError as exc:
+        raise EditRefused(f"Rename state key: {exc}") from None
+    uses = f"{count} use{'s' if count != 1 else ''} updated"
+    return _replace(ws, renamed, f"Rename state key '{old}' to '{new}' ({uses})")
+
+
+def remove_state_key(ws: Workspace, key: str) -> Revision:
+    """Remove a state key nothing uses; refused with the list of its uses otherwise."""
+    from studio.spec import statekeys
+    from studio.spec.names import name_of
+
+    spec = _document_spec(ws, "Remove state key")
+    declared = spec.get("state")
+    if not isinstance(declared, dict) or key not in declared:
+        raise EditRefused(f"state key {key!r} is not declared")
+    found = statekeys.uses(spec, key)
+    if found:
+        places = []
+        for use in found[:6]:
+            name = name_of(spec, use.path)
+            places.append(f"{name.phrase if name else use.path} ({use.where})")
+        more = f" and {len(found) - 6} more" if len(found) > 6 else ""
+        raise EditRefused(
+            f"state key '{key}' is still used by {', '.join(places)}{more}: change those first"
+        )
+    state = {k: v for k, v in declared.items() if k != key}
+    out = {**spec, "state": state}
+    if not state:
+        out.pop("state")
+    return _replace(ws, out, f"Remove state key '{key}'")

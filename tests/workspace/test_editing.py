@@ -131,3 +131,30 @@ def test_drop_refusal_says_why_before_the_drop_and_a_drop_re_parents() -> None:
     assert ws.document is not None and ws.document.revisions.applied[-1].summary == (
         "Move text 'title' after text 'footer'"
     )
+
+
+def test_state_keys_add_rename_every_use_and_remove_only_when_unused() -> None:
+    ws = open_ws(SPEC)
+    E.add_state_key(ws, "agreed", False)
+    assert ws.shown.spec["state"] == {"email": "", "agreed": False}
+    revision = E.rename_state_key(ws, "email", "address")
+    assert revision.summary == "Rename state key 'email' to 'address' (2 uses updated)"
+    spec = ws.shown.spec
+    assert spec["state"] == {"address": "", "agreed": False}
+    assert spec["root"]["children"][1]["stateKey"] == "address"
+    assert spec["root"]["children"][2]["onTap"][0]["key"] == "address"
+    with pytest.raises(
+        E.EditRefused, match="^state key 'address' is still used by textField 'email'"
+    ):
+        E.remove_state_key(ws, "address")
+    E.remove_state_key(ws, "agreed")
+    assert ws.shown.spec["state"] == {"address": ""}
+    with pytest.raises(E.EditRefused, match="is already declared"):
+        E.add_state_key(ws, "address")
+    with pytest.raises(E.EditRefused, match="not a state key"):
+        E.rename_state_key(ws, "address", "9 lives")
+    with pytest.raises(E.EditRefused, match=r"refused: root\.children\[1\]\.stateKey: Text field"):
+        E.set_state_value(ws, "address", 5)  # a text field binds a string
+    for _ in range(3):
+        ws.undo()
+    assert ws.shown.spec == SPEC
