@@ -26,6 +26,7 @@ from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
 from studio.ui.inspector import InspectorPanel
 from studio.ui.library_panel import LibraryPanel
+from studio.ui.node_menus import build_node_menus
 from studio.ui.palette import PalettePanel
 from studio.ui.preview_pane import PreviewPane
 from studio.ui.revisions_panel import RevisionsPanel
@@ -151,15 +152,17 @@ class MainWindow(QMainWindow):
         for name in ("undo", "redo"):
             edit_menu.addAction(a[name])
         edit_menu.addSeparator()
-        self.insert_menu, self.wrap_menu = self._node_menus()
+        self.node_menus = m = build_node_menus(self)
         node_items: list[QAction | QMenu | None] = [
             *(a[n] for n in commands.NODE_COMMANDS[:5]),
             None,
             a["move_up"],
             a["move_down"],
             None,
-            self.insert_menu,
-            self.wrap_menu,
+            m.insert,
+            m.before,
+            m.after,
+            m.wrap,
             a["unwrap_node"],
         ]
         for entry in node_items:
@@ -209,30 +212,6 @@ class MainWindow(QMainWindow):
         self.drop_filter = FileDropFilter(self)
         self.installEventFilter(self.drop_filter)
         self._fill_recent([])
-
-    def _node_menus(self) -> tuple[QMenu, QMenu]:
-        """Edit > Insert (every node type, by group) and Edit > Wrap in (the containers)."""
-        from studio.spec.catalog import KINDS
-        from studio.spec.edit import WRAPPERS
-
-        insert = QMenu("&Insert", self)
-        insert.setObjectName("insertMenu")
-        group = ""
-        for kind in KINDS:
-            if kind.group != group and group:
-                insert.addSeparator()
-            group = kind.group
-            action = insert.addAction(kind.name)
-            action.setObjectName(f"action_insert_{kind.type}")
-            action.setData(kind.type)
-            action.setStatusTip(kind.description)
-        wrap = QMenu("&Wrap in", self)
-        wrap.setObjectName("wrapMenu")
-        for name in WRAPPERS:
-            action = wrap.addAction(name.capitalize())
-            action.setObjectName(f"action_wrap_{name}")
-            action.setData(name)
-        return insert, wrap
 
     def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -321,8 +300,11 @@ class MainWindow(QMainWindow):
         a["move_up"].triggered.connect(lambda: e.move(-1))
         a["move_down"].triggered.connect(lambda: e.move(1))
         a["unwrap_node"].triggered.connect(e.unwrap)
-        self.insert_menu.triggered.connect(lambda action: e.insert(str(action.data())))
-        self.wrap_menu.triggered.connect(lambda action: e.wrap(str(action.data())))
+        m = self.node_menus
+        m.insert.triggered.connect(lambda action: e.insert(str(action.data())))
+        m.before.triggered.connect(lambda action: e.insert_beside(str(action.data()), "before"))
+        m.after.triggered.connect(lambda action: e.insert_beside(str(action.data()), "after"))
+        m.wrap.triggered.connect(lambda action: e.wrap(str(action.data())))
 
     def set_permissions_source(self, broker: Callable[[], ConsentBroker]) -> None:
         """Where the permissions dialog reads grants: the consent broker the hosts ask."""

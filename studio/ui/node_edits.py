@@ -91,6 +91,19 @@ class NodeEdits(QObject):
     ) -> bool:
         return self._do(lambda: E.insert_type(self.workspace, type_, target, position))
 
+    def insert_beside(self, type_: str, position: Literal["before", "after"]) -> bool:
+        """Insert before or after the selected node (Insert before / after)."""
+        paths = E.selected_paths(self.workspace)
+        primary = self.workspace.selection.primary
+        if primary is not None and self.workspace.node(primary) is not None:
+            from studio.spec.address import resolve
+
+            paths = [resolve(self.workspace.shown.spec, primary)[0]]
+        if not paths:
+            self._report(f"Insert {position}: select a node first")
+            return False
+        return self.insert(type_, paths[-1], position)
+
     def drop(self, paths: Sequence[str], type_: str, target: str, position: str) -> bool:
         """A drop from the tree (paths: a move) or the palette (type_: an insert)."""
         where: Position = position  # type: ignore[assignment]  # the tree sends one of the three

@@ -217,6 +217,16 @@ def test_the_context_menu_runs_the_edit_commands(studio: Studio) -> None:
     assert studio.workspace.selection.addresses == ("card1",)
     gesture(studio, studio.window.actions_by_name["unwrap_node"].trigger)
     assert ids(studio) == ["title", "email", "go", "actions"]
+    # Insert before / after the node the menu was opened on.
+    click_row(studio, "go")
+    before = next(a.menu() for a in menu.actions() if a.text() == "Insert &before")
+    gesture(studio, next(a for a in before.actions() if a.data() == "divider").trigger)
+    assert ids(studio) == ["title", "email", "divider1", "go", "actions"]
+    assert studio.status == "Applied: Insert divider before button 'go'"
+    click_row(studio, "go")
+    after = next(a.menu() for a in menu.actions() if a.text() == "Insert &after")
+    gesture(studio, next(a for a in after.actions() if a.data() == "spacer").trigger)
+    assert ids(studio) == ["title", "email", "divider1", "go", "spacer1", "actions"]
     assert validate(shown(studio)).ok
 
 
@@ -340,3 +350,34 @@ def test_pasting_text_that_is_not_a_node_is_one_line(studio: Studio) -> None:
     press(studio, "Ctrl+V")
     assert studio.status.startswith("Paste: the clipboard's text is not JSON (line 1 column 1")
     assert undo_count(studio) == 0
+
+
+def test_the_state_panel_renames_a_key_everywhere_and_refuses_removing_a_used_one(
+    studio: Studio,
+) -> None:
+    panel = studio.window.state_panel
+    assert panel.keys() == ["email"]
+    uses = panel.table.item(0, 2)
+    assert uses is not None and uses.text() == "1"
+    key = panel.table.item(0, 0)
+    assert key is not None
+    gesture(studio, lambda: key.setText("address"))  # as the cell's editor commits it
+    assert shown(studio)["state"] == {"address": ""}
+    assert shown(studio)["root"]["children"][1]["stateKey"] == "address"
+    assert studio.status == "Applied: Rename state key 'email' to 'address' (1 use updated)"
+    panel.table.setCurrentCell(0, 0)
+    gesture(studio, panel.remove_button.click)
+    assert panel.error.text() == (
+        "state key 'address' is still used by textField 'email' (stateKey): change those first"
+    )
+    assert shown(studio)["state"] == {"address": ""}
+    gesture(studio, panel.add_button.click)
+    assert panel.keys() == ["address", "key1"] and panel.error.isHidden()
+    value = panel.table.item(1, 1)
+    assert value is not None
+    gesture(studio, lambda: value.setText("true"))
+    assert shown(studio)["state"]["key1"] is True
+    panel.table.setCurrentCell(1, 0)
+    gesture(studio, panel.remove_button.click)
+    assert panel.keys() == ["address"]
+    assert undo_count(studio) == 4
