@@ -68,7 +68,16 @@ class MainWindow(QMainWindow):
     def attach(self, controller: StudioController) -> None:
         """Build the preview and wire the panels to the controller (and its workspace)."""
         self.controller = controller
-        self.preview_pane.build_preview()
+        preview = self.preview_pane.build_preview()
+        from studio.ui.preview_drop import PreviewDropTarget
+
+        self.preview_drop = PreviewDropTarget(
+            preview.quick_widget,
+            preview.screen_item,
+            preview.visible_summary,
+            self.preview_pane.edit_button.isChecked,
+            controller.edits.path_of,
+        )
         self._connect_signals()
 
     def attach_extras(self, devices: DeviceManager, agent: AgentServices) -> None:
@@ -249,6 +258,9 @@ class MainWindow(QMainWindow):
         self.spec_tree.selectionRequested.connect(c.select_many)
         self.spec_tree.dropRequested.connect(c.edits.drop)
         self.spec_tree.refusal = c.edits.drop_refusal
+        self.preview_drop.refusal = c.edits.drop_refusal
+        self.preview_drop.describe = c.edits.describe
+        self.preview_drop.dropRequested.connect(c.edits.drop)
         self.node_palette.insertRequested.connect(c.edits.insert)
         self.state_panel.addRequested.connect(c.edits.add_state_key)
         self.state_panel.renameRequested.connect(c.edits.rename_state_key)

@@ -111,6 +111,22 @@ class NodeEdits(QObject):
             return self.insert(type_, target, where)
         return self._do(lambda: E.drop_nodes(self.workspace, paths, target, where))
 
+    def path_of(self, address: str) -> str | None:
+        """The node path of a shown address (None when it names no node of the spec)."""
+        from studio.spec.address import resolve
+
+        try:
+            return resolve(self.workspace.shown.spec, address)[0]
+        except ValueError:
+            return None
+
+    def describe(self, path: str) -> str:
+        """A node's name in a sentence: `column 'form'`."""
+        from studio.spec.names import name_at
+
+        name = name_at(self.workspace.shown.spec, path)
+        return name.phrase if name is not None else path
+
     # -- state keys -------------------------------------------------------------------------
     def _state(self, command: Callable[[], object]) -> bool:
         try:

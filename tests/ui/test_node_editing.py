@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, Qt
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu
@@ -381,3 +381,38 @@ def test_the_state_panel_renames_a_key_everywhere_and_refuses_removing_a_used_on
     gesture(studio, panel.remove_button.click)
     assert panel.keys() == ["address"]
     assert undo_count(studio) == 4
+
+
+def preview_point(studio: Studio, address: str, where: str) -> QPoint:
+    """A point in the preview widget on the node as shown: near its top, middle or bottom."""
+    preview = studio.window.preview_pane.preview
+    studio.wait_for(lambda: any(n["address"] == address for n in preview.visible_summary()))
+    b = next(n for n in preview.visible_summary() if n["address"] == address)["bounds"]
+    y = {"before": 1.0, "inside": b["height"] / 2, "after": b["height"] - 1.0}[where]
+    scene = preview.screen_item().mapToScene(QPointF(b["x"] + b["width"] / 2, b["y"] + y))
+    return QPoint(round(scene.x()), round(scene.y()))
+
+
+def test_palette_and_tree_drops_onto_the_preview_in_edit_mode(studio: Studio) -> None:
+    window = studio.window
+    quick = window.preview_pane.preview.quick_widget
+    palette = window.node_palette
+    chip = palette.list.mimeData([palette.list.itemFromIndex(palette.index_of("chip"))])
+    point = preview_point(studio, "title", "after")
+    # Not in edit mode: the preview runs the prototype, and takes no node drops.
+    assert not drag(studio, quick, point, chip)
+    assert ids(studio) == ["title", "email", "actions", "go"]
+    window.preview_pane.edit_button.setChecked(True)
+    assert drag(studio, quick, point, chip)
+    assert ids(studio) == ["title", "chip1", "email", "actions", "go"]
+    assert studio.status == "Applied: Insert chip after text 'title'"
+    assert window.preview_drop.indicator.isHidden()  # gone once dropped
+    # Tree rows dragged onto the preview: a move.
+    click_row(studio, "go")
+    assert drag(studio, quick, preview_point(studio, "title", "before"), tree_mime(studio))
+    assert ids(studio) == ["go", "title", "chip1", "email", "actions"]
+    # A refusal shows over the preview before the drop.
+    click_row(studio, "go")
+    assert not drag(studio, quick, preview_point(studio, "go", "after"), tree_mime(studio), False)
+    assert window.preview_drop.hint.text() == "Cannot drop here: button 'go' is already there"
+    assert not window.preview_drop.indicator.isHidden()
