@@ -191,11 +191,44 @@ def set_value(node: JSON, field: Field, value: Any) -> JSON:
         holder = inner
     if value is None:
         holder.pop(field.path[-1], None)
-        if len(field.path) > 1 and not holder:
-            out.pop(field.path[0], None)
+        # Objects the removal emptied go too (an empty style, theme or colours).
+        for depth in range(len(field.path) - 1, 0, -1):
+            parent: Any = out
+            for key in field.path[: depth - 1]:
+                parent = parent[key]
+            if (
+                isinstance(parent.get(field.path[depth - 1]), dict)
+                and not parent[field.path[depth - 1]]
+            ):
+                del parent[field.path[depth - 1]]
     else:
         holder[field.path[-1]] = value
     return out
+
+
+@cache
+def document_fields() -> tuple[Field, ...]:
+    """The document-level properties the document panel edits: the theme (mode, seed colour,
+    typography, shapes) and the window (its placement as JSON, opacity, layer, persistence)."""
+    defs = _defs()
+    out: list[Field] = []
+    for path, rule in (
+        (("theme", "mode"), defs["theme"]["properties"]["mode"]),
+        (("theme", "colors", "seed"), defs["themeColors"]["properties"]["seed"]),
+        (("theme", "typography", "scale"), defs["themeTypography"]["properties"]["scale"]),
+        (
+            ("theme", "typography", "fontFamily"),
+            defs["themeTypography"]["properties"]["fontFamily"],
+        ),
+        (("theme", "shapes", "corner"), defs["themeShapes"]["properties"]["corner"]),
+        (("window", "placement"), defs["window"]["properties"]["placement"]),
+        (("window", "opacity"), defs["window"]["properties"]["opacity"]),
+        (("window", "layer"), defs["window"]["properties"]["layer"]),
+        (("window", "persistence"), defs["window"]["properties"]["persistence"]),
+    ):
+        kind, extras = _classify(path[-1], rule)
+        out.append(Field(path, kind, path == ("window", "placement"), group="Node", **extras))
+    return tuple(out)
 
 
 def show(field: Field, value: Any) -> str:
@@ -261,3 +294,71 @@ def parse(field: Field, text: str) -> Any:
                 f"{field.label}: not valid JSON ({exc.msg}, column {exc.colno})"
             ) from None
     return text  # enum, icon, stateKey, color: the validator checks the name
+
+
+# --- the parts of compound editors (actions, conditions) -----------------------------------------
+
+#: Condition operators a key is compared with (`condition` in the schema).
+OPERATORS = ("equals", "notEquals", "gt", "lt")
+
+
+@cache
+def action_types() -> tuple[str, ...]:
+    """Every action type the format has (`action.*` in the schema), in the schema's order."""
+    return tuple(name.split(".", 1)[1] for name in _defs() if name.startswith("action."))
+
+
+@cache
+def action_fields(type_: str) -> tuple[tuple[str, bool, Kind], ...]:
+    """(property, required, kind) of one action type, `type` left out: "stateKey" for the keys
+    it names, "json" for free objects (`args`, `payload`), else "text" (a scalar)."""
+    definition = _defs().get(f"action.{type_}")
+    if not isinstance(definition, dict):
+        return ()
+    required = set(definition.get("required", ()))
+    out: list[tuple[str, bool, Kind]] = []
+    for name, rule in definition.get("properties", {}).items():
+        if name == "type":
+            continue
+        kind: Kind = (
+            "stateKey"
+            if name in ("key", "statusKey")
+            else "json"
+            if rule.get("type") == "object" or "$comment" in rule
+            else "text"
+        )
+        out.append((name, name in required, kind))
+    return tuple(out)
+
+
+def parse_scalar(text: str) -> Any:
+    """A typed value as a designer writes it: `true`, `false`, a number, `"quoted"` text, or
+    plain text (a string)."""
+    stripped = text.strip()
+    if stripped in ("true", "false"):
+        return stripped == "true"
+    if stripped.startswith('"') and stripped.endswith('"') and len(stripped) >= 2:
+        try:
+            return json.loads(stripped)
+        except json.JSONDecodeError:
+            return stripped[1:-1]
+    try:
+        number = float(stripped)
+    except ValueError:
+        return text
+    if not math.isfinite(number):
+        return text
+    return int(number) if number.is_integer() and "." not in stripped else number
+
+
+def show_scalar(value: Any) -> str:
+    """The text `parse_scalar` reads back as `value`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return number_text(value)
+    if isinstance(value, str):
+        return (
+            value if parse_scalar(value) == value and value.strip() == value else json.dumps(value)
+        )
+    return json.dumps(value, ensure_ascii=False)

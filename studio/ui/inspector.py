@@ -31,6 +31,13 @@ from PySide6.QtWidgets import (
 )
 
 from studio.spec import fields as F
+from studio.ui.field_editors import (
+    ActionListEditor,
+    ButtonEditor,
+    CompoundEditor,
+    ConditionEditor,
+    PaddingEditor,
+)
 
 if TYPE_CHECKING:
     from studio.workspace import Workspace
@@ -41,7 +48,24 @@ LIVE_DELAY_MS = 250
 ERROR_STYLE = "color: #b3261e;"
 
 
-class _FieldEditor:
+def _compound(field: F.Field, parent: QWidget, keys: list[str]) -> CompoundEditor | None:
+    """The structured editor of an object or list property, where there is one."""
+    if field.name == "style.padding":
+        return PaddingEditor(parent)
+    if field.name == "visibleWhen":
+        return ConditionEditor(parent, keys)
+    if field.name == "openWhen":
+        return ConditionEditor(parent, keys, ("equals",))
+    if field.name in ("onTap",):
+        return ActionListEditor(parent, keys)
+    if field.name in ("confirm", "dismiss", "action"):
+        return ButtonEditor(parent, keys)
+    if field.name == "navigationIcon":
+        return ButtonEditor(parent, keys, icon=True)
+    return None
+
+
+class FieldEditor:
     """One property's editor (a line edit or a combo box) and its error line."""
 
     def __init__(self, field: F.Field, parent: QWidget, state_keys: list[str]) -> None:
@@ -54,7 +78,11 @@ class _FieldEditor:
         kind = field.kind
         self.combo: QComboBox | None = None
         self.widget: QWidget
-        if kind in ("enum", "boolean"):
+        self.line: QLineEdit | None = None
+        self.compound: CompoundEditor | None = _compound(field, parent, state_keys)
+        if self.compound is not None:
+            self.widget, self.line = self.compound, None
+        elif kind in ("enum", "boolean"):
             combo = QComboBox(parent)
             choices = ("true", "false") if kind == "boolean" else field.choices
             if not field.required:
@@ -62,7 +90,6 @@ class _FieldEditor:
             for choice in choices:
                 combo.addItem(choice, choice)
             self.combo, self.widget = combo, combo
-            self.line: QLineEdit | None = None
         elif kind in ("icon", "stateKey", "color", "dimension"):
             combo = QComboBox(parent)
             combo.setEditable(True)
@@ -96,12 +123,17 @@ class _FieldEditor:
         self.widget.setToolTip(f"{field.name} ({kind})")
 
     def text(self) -> str:
+        if self.compound is not None:
+            return self.compound.text()
         if self.combo is not None and not self.combo.isEditable():
             return str(self.combo.currentData() or "")
         assert self.line is not None
         return self.line.text()
 
     def set_text(self, text: str) -> None:
+        if self.compound is not None:
+            self.compound.set_text(text)
+            return
         if self.combo is not None and not self.combo.isEditable():
             index = self.combo.findData(text)
             if index < 0:
@@ -131,7 +163,7 @@ class InspectorPanel(QWidget):
         self._address: str | None = None
         self._node: dict[str, Any] | None = None
         self._type: str | None = None
-        self._editors: dict[str, _FieldEditor] = {}
+        self._editors: dict[str, FieldEditor] = {}
         self._dirty: set[str] = set()
         self._applying = False
 
@@ -270,7 +302,7 @@ class InspectorPanel(QWidget):
                 group = field.group
                 header = QLabel(f"<b>{group}</b>", self.form_page)
                 self.form.addRow(header)
-            editor = _FieldEditor(field, self.form_page, keys)
+            editor = FieldEditor(field, self.form_page, keys)
             label = field.label + (" *" if field.required else "")
             holder = QWidget(self.form_page)
             column = QVBoxLayout(holder)
@@ -282,8 +314,11 @@ class InspectorPanel(QWidget):
             self._editors[field.name] = editor
             self._wire(editor)
 
-    def _wire(self, editor: _FieldEditor) -> None:
+    def _wire(self, editor: FieldEditor) -> None:
         name = editor.field.name
+        if editor.compound is not None:
+            editor.compound.changed.connect(lambda n=name: self._apply_one(n))
+            return
         if editor.combo is not None and not editor.combo.isEditable():
             editor.combo.activated.connect(lambda _i, n=name: self._apply_one(n))
             return

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from studio.ui import commands
 from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
+from studio.ui.document_panel import DocumentPanel
 from studio.ui.inspector import InspectorPanel
 from studio.ui.library_panel import LibraryPanel
 from studio.ui.node_menus import build_node_menus
@@ -122,6 +123,7 @@ class MainWindow(QMainWindow):
         self.inspector = InspectorPanel(self)
         self.revisions = RevisionsPanel(self)
         self.state_panel = StatePanel(self)
+        self.document_panel = DocumentPanel(self)
         self.agent_placeholder = QLabel(AGENT_PLACEHOLDER, self)
         self.agent_placeholder.setObjectName("agentPlaceholder")
         self.agent_placeholder.setWordWrap(True)
@@ -139,6 +141,10 @@ class MainWindow(QMainWindow):
         self.state_dock = self._dock("stateDock", "State", self.state_panel, right)
         self.tabifyDockWidget(self.inspector_dock, self.revisions_dock)
         self.tabifyDockWidget(self.inspector_dock, self.state_dock)
+        self.document_dock = self._dock(
+            "documentDock", "Theme and window", self.document_panel, right
+        )
+        self.tabifyDockWidget(self.inspector_dock, self.document_dock)
         self.inspector_dock.raise_()
         self.resizeDocks(
             [self.library_dock, self.agent_dock], [360, 340], Qt.Orientation.Horizontal
@@ -206,6 +212,7 @@ class MainWindow(QMainWindow):
             self.inspector_dock,
             self.revisions_dock,
             self.state_dock,
+            self.document_dock,
             self.agent_dock,
         ):
             view_menu.addAction(dock.toggleViewAction())
@@ -247,6 +254,7 @@ class MainWindow(QMainWindow):
         c.shownChanged.connect(self.preview_pane.present)
         c.shownChanged.connect(self.spec_tree.present)
         c.shownChanged.connect(self.state_panel.present)
+        c.shownChanged.connect(self.document_panel.present)
         c.selectionChanged.connect(self.spec_tree.select_nodes)
         c.selectionChanged.connect(self.preview_pane.select_nodes)
         c.inspectorTarget.connect(self.inspector.show_node)
@@ -267,6 +275,8 @@ class MainWindow(QMainWindow):
         self.state_panel.valueRequested.connect(c.edits.set_state_value)
         self.state_panel.removeRequested.connect(c.edits.remove_state_key)
         c.edits.stateRefused.connect(self.state_panel.show_error)
+        self.document_panel.changeRequested.connect(c.edits.edit_document)
+        c.edits.documentRefused.connect(self.document_panel.show_error)
         self.preview_pane.nodeClicked.connect(c.select)
         self.preview_pane.platformRequested.connect(c.run_platform)
         self.revisions.undoRequested.connect(c.undo)

@@ -38,6 +38,7 @@ class NodeEdits(QObject):
     `stateRefused(line)` those of the state editor (shown in its panel too)."""
 
     stateRefused = Signal(str)
+    documentRefused = Signal(str, str)  # the document panel's field, the line
 
     def __init__(
         self, workspace: Workspace, report: Callable[[str], None], parent: QObject | None = None
@@ -153,6 +154,17 @@ class NodeEdits(QObject):
 
     def remove_state_key(self, key: str) -> bool:
         return self._state(lambda: E.remove_state_key(self.workspace, key))
+
+    def edit_document(self, spec: dict[str, object], summary: str, field: str) -> bool:
+        """The document panel's edit (theme, window)."""
+        try:
+            E.edit_document(self.workspace, spec, summary)
+        except E.EditRefused as exc:
+            self._report(str(exc))
+            self.documentRefused.emit(field, str(exc))
+            return False
+        self.documentRefused.emit(field, "")
+        return True
 
     def drop_refusal(
         self, target: str, position: str, paths: list[str], type_: str | None

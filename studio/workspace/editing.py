@@ -33,6 +33,7 @@ __all__ = [
     "delete_selected",
     "drop_nodes",
     "drop_refusal",
+    "edit_document",
     "duplicate_selected",
     "insert_type",
     "move_selected",
@@ -238,6 +239,12 @@ def _replace(ws: Workspace, spec: dict[str, object], summary: str) -> Revision:
         return ws.replace_spec(spec, summary=summary)
     except (PatchError, SpecError) as exc:
         raise EditRefused(f"{summary} refused: {exc.path}: {exc.message}") from None
+
+
+def edit_document(ws: Workspace, spec: dict[str, object], summary: str) -> Revision:
+    """A document-level edit (theme, window) as one validated revision."""
+    _document_spec(ws, summary)
+    return _replace(ws, spec, summary)
 
 
 def add_state_key(ws: Workspace, key: str, value: object = "") -> Revision:

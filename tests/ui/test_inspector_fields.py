@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from studio.document import Document
 from studio.spec.validator import validate
+from studio.ui.field_editors import ActionListEditor, ConditionEditor, PaddingEditor
 from studio.ui.inspector import InspectorPanel
 from studio.workspace import Workspace
 
@@ -219,10 +220,91 @@ def test_a_json_valued_property_says_why_it_does_not_parse(
     ws: Workspace, inspector: InspectorPanel
 ) -> None:
     ws.select("go")
-    type_into(inspector, "onTap", '[{"type": "setState", "key": "on", "value": true}')
-    assert inspector.field_error("onTap").startswith("On tap: not valid JSON")
-    type_into(inspector, "onTap", '[{"type": "setState", "key": "on", "value": true}]')
+    type_into(inspector, "styleWhen", '[{"when": {"key": "on", "equals": true}')
+    assert inspector.field_error("styleWhen").startswith("Style when: not valid JSON")
+    assert "styleWhen" not in node(ws, "go")
+
+
+def finish(edit: QLineEdit, text: str) -> None:
+    """Type into a part of a compound editor, then Enter (which finishes the edit)."""
+    edit.setFocus()
+    edit.selectAll()
+    QTest.keyClicks(edit, text)
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+
+
+def test_the_action_list_editor_builds_actions_from_the_schemas_fields(
+    ws: Workspace, inspector: InspectorPanel
+) -> None:
+    ws.select("go")
+    actions = inspector.editor("onTap")
+    assert isinstance(actions, ActionListEditor)
+    actions.add_button.click()
+    [row] = actions.rows
+    kind = row["type"]
+    assert isinstance(kind, QComboBox) and kind.currentData() == "setState"
+    key = row["fields"].findChild(QComboBox, "action_key")
+    assert key is not None and [key.itemText(i) for i in range(key.count())][1:] == [
+        "hour", "level", "minute", "name", "on",
+    ]  # fmt: skip
+    key.setEditText("on")
+    value = row["fields"].findChild(QLineEdit, "action_value")
+    assert value is not None
+    finish(value, "true")
     assert node(ws, "go")["onTap"] == [{"type": "setState", "key": "on", "value": True}]
+    # A second action of another type: its own fields.
+    actions = inspector.editor("onTap")
+    assert isinstance(actions, ActionListEditor)
+    actions.add_button.click()
+    second = actions.rows[1]
+    kind = second["type"]
+    assert isinstance(kind, QComboBox)
+    kind.setCurrentIndex(kind.findData("emit"))
+    kind.activated.emit(kind.currentIndex())
+    name = second["fields"].findChild(QLineEdit, "action_name")
+    assert name is not None
+    finish(name, "signIn")
+    assert node(ws, "go")["onTap"][1] == {"type": "emit", "name": "signIn"}
+    assert revisions(ws)[-1] == "Set on tap of button 'go'"
+
+
+def test_the_condition_editor_combines_rows_and_refuses_an_invalid_comparison(
+    ws: Workspace, inspector: InspectorPanel
+) -> None:
+    ws.select("title")
+    condition = inspector.editor("visibleWhen")
+    assert isinstance(condition, ConditionEditor)
+    condition.add_button.click()
+    condition.add_button.click()
+    first, second = condition.rows
+    for row, key, text in ((first, "on", "true"), (second, "name", '""')):
+        picker, value = row["key"], row["value"]
+        assert isinstance(picker, QComboBox) and isinstance(value, QLineEdit)
+        picker.setEditText(key)
+        finish(value, text)
+    assert node(ws, "title")["visibleWhen"] == {
+        "all": [{"key": "on", "equals": True}, {"key": "name", "equals": ""}]
+    }
+    condition = inspector.editor("visibleWhen")
+    assert isinstance(condition, ConditionEditor)
+    operator = condition.rows[0]["operator"]
+    assert isinstance(operator, QComboBox)
+    operator.setCurrentIndex(operator.findData("gt"))
+    operator.activated.emit(operator.currentIndex())  # "greater than true": not a number
+    assert inspector.field_error("visibleWhen").startswith("root.children[0].visibleWhen")
+    assert node(ws, "title")["visibleWhen"]["all"][0] == {"key": "on", "equals": True}
+
+
+def test_the_padding_editor_sets_the_sides_typed(ws: Workspace, inspector: InspectorPanel) -> None:
+    ws.select("title")
+    padding = inspector.editor("style.padding")
+    assert isinstance(padding, PaddingEditor)
+    finish(padding.sides["top"], "24")
+    finish(padding.sides["start"], "16")
+    assert node(ws, "title")["style"] == {"padding": {"top": 24, "start": 16}}
+    finish(padding.sides["top"], "-1")
+    assert inspector.field_error("style.padding").startswith("root.children[0].style.padding.top")
+    assert node(ws, "title")["style"]["padding"]["top"] == 24
 
 
 def test_the_preview_follows_typing_live_before_the_edit_is_applied(

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QMenu
 
 from studio.spec.validator import validate
 from studio.ui.spec_tree import NODES_MIME
@@ -416,3 +416,28 @@ def test_palette_and_tree_drops_onto_the_preview_in_edit_mode(studio: Studio) ->
     assert not drag(studio, quick, preview_point(studio, "go", "after"), tree_mime(studio), False)
     assert window.preview_drop.hint.text() == "Cannot drop here: button 'go' is already there"
     assert not window.preview_drop.indicator.isHidden()
+
+
+def test_the_document_panel_edits_the_theme_and_refuses_a_bad_colour(studio: Studio) -> None:
+    panel = studio.window.document_panel
+    mode = panel.editor("theme.mode")
+    assert isinstance(mode, QComboBox)
+
+    def choose() -> None:
+        mode.setCurrentIndex(mode.findData("dark"))
+        mode.activated.emit(mode.currentIndex())
+
+    gesture(studio, choose)
+    assert shown(studio)["theme"] == {"mode": "dark"}
+    assert studio.status == "Applied: Set theme mode"
+    seed = panel.editor("theme.colors.seed")
+    assert isinstance(seed, QLineEdit)
+    gesture(studio, lambda: (seed.setText("teal"), seed.editingFinished.emit()))
+    assert panel.field_error("theme.colors.seed").startswith("Set theme seed refused: theme.colors")
+    assert shown(studio)["theme"] == {"mode": "dark"}
+    gesture(studio, lambda: (seed.setText("#00639B"), seed.editingFinished.emit()))
+    assert shown(studio)["theme"] == {"mode": "dark", "colors": {"seed": "#00639B"}}
+    assert panel.field_error("theme.colors.seed") == ""
+    gesture(studio, studio.controller.undo)
+    gesture(studio, studio.controller.undo)
+    assert "theme" not in shown(studio)
