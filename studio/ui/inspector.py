@@ -169,6 +169,7 @@ class InspectorPanel(QWidget):
 
         self.title = QLabel("Nothing selected", self)
         self.title.setObjectName("inspectorTitle")
+        self.title.setWordWrap(True)  # a long name wraps; it never widens the dock
         self.breadcrumb = QLabel("", self)
         self.breadcrumb.setObjectName("inspectorBreadcrumb")
         self.breadcrumb.setWordWrap(True)
@@ -196,6 +197,7 @@ class InspectorPanel(QWidget):
         json_layout = QVBoxLayout(json_page)
         self.json_edit = QPlainTextEdit(json_page)
         self.json_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.json_edit.setTabChangesFocus(True)  # Tab leaves the editor (never a tab character)
         self.apply_json_button = QPushButton("Apply JSON", json_page)
         json_layout.addWidget(self.json_edit)
         json_layout.addWidget(self.apply_json_button)

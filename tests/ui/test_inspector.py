@@ -176,3 +176,18 @@ def test_a_node_of_the_agents_draft_is_refused_in_one_line(
     inspector.apply_form_button.click()
     assert doc.spec["root"]["children"][0]["text"] == "Welcome"
     assert ws.shown.spec["root"]["children"][1]["label"] == "Send"
+
+
+def test_tab_leaves_the_json_editor(ws: Workspace, inspector: InspectorPanel) -> None:
+    """The walkthrough's keyboard trap (step 10): Tab moves on, it never types a tab."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    inspector.show()
+    inspector.show_node(ws, "title")
+    inspector.tabs.setCurrentIndex(1)
+    inspector.json_edit.setFocus()
+    before = inspector.json_edit.toPlainText()
+    QTest.keyClick(inspector.json_edit, Qt.Key.Key_Tab)
+    assert inspector.json_edit.toPlainText() == before
+    assert "\t" not in inspector.json_edit.toPlainText()
