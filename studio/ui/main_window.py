@@ -32,7 +32,7 @@ from studio.ui.palette import PalettePanel
 from studio.ui.preview_pane import PreviewPane
 from studio.ui.revisions_panel import RevisionsPanel
 from studio.ui.settings import UiSettings
-from studio.ui.spec_tree import SpecTreePanel
+from studio.ui.spec_tree import SpecTreePanel, fill_menu
 from studio.ui.state_panel import StatePanel
 from studio.ui.texts import APP_TITLE
 
@@ -180,13 +180,7 @@ class MainWindow(QMainWindow):
             m.wrap,
             a["unwrap_node"],
         ]
-        for entry in node_items:
-            if entry is None:
-                edit_menu.addSeparator()
-            elif isinstance(entry, QMenu):
-                edit_menu.addMenu(entry)
-            else:
-                edit_menu.addAction(entry)
+        fill_menu(edit_menu, node_items)
         self.spec_tree.set_context_menu(node_items)
         for name in commands.NODE_COMMANDS:  # their keys work in the tree and the preview
             self.spec_tree.addAction(a[name])

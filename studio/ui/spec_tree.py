@@ -60,6 +60,17 @@ Refusal = Callable[[str, str, list[str], str | None], str | None]
 MenuItem = QAction | QMenu | None  # None: a separator
 
 
+def fill_menu(menu: QMenu, items: Sequence[MenuItem]) -> None:
+    """Add actions, submenus and separators (None) to `menu`, in order."""
+    for entry in items:
+        if entry is None:
+            menu.addSeparator()
+        elif isinstance(entry, QMenu):
+            menu.addMenu(entry)
+        else:
+            menu.addAction(entry)
+
+
 def drag_payload(data: QMimeData) -> tuple[list[str], str | None] | None:
     """(paths, None) for dragged tree rows, ([], type) for a palette entry, None otherwise."""
     if data.hasFormat(NODES_MIME):
@@ -391,13 +402,7 @@ class SpecTreePanel(QWidget):
             self.menu.deleteLater()
         self.menu = menu = QMenu(self)
         menu.setObjectName("specTreeMenu")
-        for entry in self._menu_items:
-            if entry is None:
-                menu.addSeparator()
-            elif isinstance(entry, QMenu):
-                menu.addMenu(entry)
-            else:
-                menu.addAction(entry)
+        fill_menu(menu, self._menu_items)
         menu.popup(self._view.viewport().mapToGlobal(point))
         return menu
 

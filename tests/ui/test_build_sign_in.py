@@ -116,17 +116,7 @@ class Builder:
         else:
             edit = widget.lineEdit() if isinstance(widget, QComboBox) else widget
             assert isinstance(edit, QLineEdit)
-
-            def type_text() -> None:
-                edit.setFocus()
-                edit.selectAll()
-                if text:
-                    QTest.keyClicks(edit, text)
-                else:
-                    QTest.keyClick(edit, Qt.Key.Key_Delete)
-                QTest.keyClick(edit, Qt.Key.Key_Return)
-
-            gesture(self.studio, type_text)
+            gesture(self.studio, lambda: enter(edit, text))
         assert inspector.field_error(field.name) == "", inspector.field_error(field.name)
         self._step()
 
