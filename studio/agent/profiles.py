@@ -88,6 +88,9 @@ class ProviderProfile:
     idle_timeout: float = 120.0
     # List prices per model; a local server costs nothing whatever the model.
     prices: Mapping[str, ModelPrice] = field(default_factory=dict, compare=False)
+    # The agent's tool set by default (studio.agent.compound): the compound set's fewer,
+    # larger actions for the small models local servers run, the standard set elsewhere.
+    tool_set: str = "standard"
 
     def window(self, model: str) -> int | None:
         """The context window this profile knows for `model` (None: ask the server or settings)."""
@@ -135,6 +138,7 @@ PROFILES: dict[str, ProviderProfile] = {
             # in Settings when the model was loaded with more.
             context_window=4096,
             idle_timeout=300.0,
+            tool_set="compound",
         ),
         ProviderProfile(
             "lmstudio",
@@ -144,6 +148,7 @@ PROFILES: dict[str, ProviderProfile] = {
             needs_key=False,
             text_tool_calls=True,
             idle_timeout=300.0,
+            tool_set="compound",
         ),
         ProviderProfile(
             "llamacpp",
@@ -153,6 +158,7 @@ PROFILES: dict[str, ProviderProfile] = {
             text_tool_calls=True,
             tool_choice_required=True,
             idle_timeout=300.0,
+            tool_set="compound",
         ),
         # vLLM, and llama-cpp-python's server, which also listens on 8000 by default.
         ProviderProfile(
@@ -162,6 +168,7 @@ PROFILES: dict[str, ProviderProfile] = {
             needs_key=False,
             text_tool_calls=True,
             idle_timeout=300.0,
+            tool_set="compound",
         ),
         ProviderProfile(
             "groq", "https://api.groq.com/openai/v1", usage_paths=("usage", "x_groq.usage")

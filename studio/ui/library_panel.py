@@ -49,6 +49,7 @@ class LibraryPanel(QWidget):
 
     openRequested = Signal(str)
     newRequested = Signal(str)  # template id
+    describeRequested = Signal()  # New from description…
     importRequested = Signal()
     exportRequested = Signal(str)
     duplicateRequested = Signal(str)
@@ -77,6 +78,10 @@ class LibraryPanel(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
 
         self.new_menu = QMenu("New from template", self)
+        self.describe_action = QAction("New from description…", self)
+        self.describe_action.setToolTip("Describe a prototype; the agent builds it as a draft")
+        self.describe_action.triggered.connect(self.describeRequested)
+        self.new_menu.addAction(self.describe_action)
         self.new_button = self._button("New", "New from template (Ctrl+N)")
         self.new_button.setMenu(self.new_menu)
         self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -144,6 +149,8 @@ class LibraryPanel(QWidget):
 
     def set_templates(self, templates: Sequence[Template]) -> None:
         self.new_menu.clear()
+        self.new_menu.addAction(self.describe_action)
+        self.new_menu.addSeparator()
         for template in templates:
             action = self.new_menu.addAction(template.name)
             action.setToolTip(template.description)
