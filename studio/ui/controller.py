@@ -158,6 +158,10 @@ class StudioController(QObject):
         self._outside_timer.setSingleShot(True)
         self._outside_timer.setInterval(OUTSIDE_DEBOUNCE_MS)
         self._outside_timer.timeout.connect(self._outside_changed)
+        from studio.ui.node_edits import NodeEdits
+
+        #: The node edit commands (menus, keys, the tree, the palette, drops).
+        self.edits = NodeEdits(workspace, self._error, self)
 
     @property
     def document(self) -> Document | None:
@@ -389,6 +393,10 @@ class StudioController(QObject):
             self.workspace.select(address)
         else:
             self.workspace.select()
+
+    def select_many(self, addresses: list[str], primary: str) -> None:
+        """From the tree's multi-selection (Ctrl/Shift): the nodes, `primary` the inspector's."""
+        self.workspace.select(*addresses, primary=primary or None)
 
     def undo(self) -> None:
         if self.workspace.undo() is None:
