@@ -19,6 +19,9 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "eval": ("studio.agent.evaluate", "eval", "the authoring eval: tasks, scores, an HTML report"),
     "surface": ("studio.platform.cli", "surface", "print the generated surface of a platform call"),
     "device": ("studio.device.cli", "device", "list devices, or show a spec on one"),
+    "serve": ("studio.service.cli", "serve", "the agent as a service for thin clients (WebSocket)"),
+    "client": ("studio.service.cli", "client", "a terminal thin client of proto-studio serve"),
+    "mcp": ("studio.mcpserver.cli", "mcp", "the spec tools as an MCP server on a prototype"),
 }
 
 

@@ -1,8 +1,12 @@
 """The open prototype: its spec and revision history; every edit is a validated revision.
 
-Qt-free. Every change to a prototype (an inspector edit, an applied agent draft, undo, redo) goes
-through its `Document`, so the revision list and saving see every change the same way. What the
-studio shows, the selection and the draft under review belong to `studio.workspace`.
+Qt-free. Every change to a prototype (an inspector edit, a structural edit, an applied agent
+draft, undo, redo) goes through its `Document`, so the revision list and saving see every change
+the same way. This is the one gate: the document never holds a spec `validate` refuses (which
+is what the library refuses to save). Patches and whole specs are validated as the very object
+that becomes the revision; a revision made elsewhere is validated when pushed; a revision read
+back from disk is validated before undo or redo moves to it. What the studio shows, the
+selection and the draft under review belong to `studio.workspace`.
 """
 
 from __future__ import annotations
@@ -26,6 +30,16 @@ class DocumentChange:
     revision: Revision | None = None
 
 
+class RevisionRefused(ValueError):
+    """Undo or redo would restore a spec that is not valid (a revision read from disk that an
+    older build let through): `path` and `message` say why; nothing changed."""
+
+    def __init__(self, summary: str, path: str, message: str) -> None:
+        super().__init__(f"{summary!r} cannot be restored: {path}: {message}")
+        self.path = path
+        self.message = message
+
+
 class Document:
     """A prototype being edited. `apply_ops` and `replace_spec` validate before anything changes."""
 
@@ -41,6 +55,11 @@ class Document:
         self.entry_id = entry_id
         self.revisions = revisions if revisions is not None else RevisionLog(spec)
         self._listeners: list[Callable[[DocumentChange], None]] = []
+        #: Revisions known to be valid ("" is the base): made through the gate here, or checked
+        #: once before undo/redo moved to them. The current spec is the stored one, which the
+        #: library validated.
+        log = self.revisions
+        self._valid: set[str] = {log.revisions[log.cursor - 1].id if log.cursor else ""}
 
     @property
     def spec(self) -> JSON:
@@ -54,10 +73,11 @@ class Document:
         summary: str | None = None,
         instruction: str | None = None,
     ) -> Revision:
-        """Apply patch ops as one revision. Raises `studio.spec.PatchError`; nothing changes then."""
+        """Apply patch ops as one revision. Raises `studio.spec.PatchError`; nothing changes then.
+        A `replaceNode` may replace the root (the studio's structural edits)."""
         from studio.spec.patch import apply_patch
 
-        result = apply_patch(self.spec, ops)
+        result = apply_patch(self.spec, ops, root=True)
         revision = Revision(
             spec=result.spec,
             author=author,
@@ -66,8 +86,7 @@ class Document:
             instruction=instruction,
             changed=tuple(result.changed),
         )
-        self.revisions.push(revision)
-        self._emit(DocumentChange("revision", revision.changed, revision))
+        self._push(revision)
         return revision
 
     def replace_spec(
@@ -90,26 +109,64 @@ class Document:
             instruction=instruction,
             changed=tuple(result.changed),
         )
-        self.revisions.push(revision)
-        self._emit(DocumentChange("revision", revision.changed, revision))
+        self._push(revision)
         return revision
 
     def push_revision(self, revision: Revision) -> None:
-        """Add a revision made elsewhere (an applied agent draft); its spec was validated there."""
-        self.revisions.push(revision)
-        self._emit(DocumentChange("revision", revision.changed, revision))
+        """Add a revision made elsewhere (an applied agent draft), validated here first: raises
+        `studio.spec.PatchError` (path and message) and changes nothing if its spec is invalid."""
+        from studio.spec.patch import PatchError
+        from studio.spec.validator import validate
+
+        result = validate(revision.spec)
+        if not result.ok:
+            raise PatchError(None, result.path or "$", result.message or "Invalid spec")
+        self._push(revision)
 
     def undo(self) -> Revision | None:
-        revision = self.revisions.undo()
+        """Step back one revision (None: nothing to undo). RevisionRefused when the spec it
+        would restore is invalid."""
+        log = self.revisions
+        if not log.can_undo():
+            return None
+        cursor = log.cursor
+        back = log.revisions[cursor - 2] if cursor > 1 else None
+        self._check_restorable(back, log.revisions[cursor - 1])
+        revision = log.undo()
         if revision is not None:
             self._emit(DocumentChange("undo", revision.changed, revision))
         return revision
 
     def redo(self) -> Revision | None:
-        revision = self.revisions.redo()
+        """Redo the revision undone last (None: nothing to redo). RevisionRefused when its spec
+        is invalid."""
+        log = self.revisions
+        if not log.can_redo():
+            return None
+        upcoming = log.revisions[log.cursor]
+        self._check_restorable(upcoming, upcoming)
+        revision = log.redo()
         if revision is not None:
             self._emit(DocumentChange("redo", revision.changed, revision))
         return revision
+
+    def _check_restorable(self, target: Revision | None, undone: Revision) -> None:
+        """Refuse to move to `target` (None: the base) when its spec is invalid; `undone` is the
+        revision the user asked to undo or redo (its summary names the refusal)."""
+        key = target.id if target is not None else ""
+        if key in self._valid:
+            return
+        from studio.spec.validator import validate
+
+        result = validate(target.spec if target is not None else self.revisions.base)
+        if not result.ok:
+            raise RevisionRefused(undone.summary, result.path or "$", result.message or "")
+        self._valid.add(key)
+
+    def _push(self, revision: Revision) -> None:
+        self._valid.add(revision.id)
+        self.revisions.push(revision)
+        self._emit(DocumentChange("revision", revision.changed, revision))
 
     def subscribe(self, listener: Callable[[DocumentChange], None]) -> Callable[[], None]:
         self._listeners.append(listener)

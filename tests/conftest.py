@@ -88,6 +88,18 @@ def _isolated_home(
 
 
 @pytest.fixture(autouse=True)
+def _global_masker_as_it_was() -> Iterator[None]:
+    """The process-wide masker forgets the secrets a test taught it (server tokens, MCP
+    secrets): a stream holds back text that could start a known secret, so a secret beginning
+    with "a" from one test held back another test's streamed "a"."""
+    from studio.agent.trace import GLOBAL_MASKER
+
+    known = GLOBAL_MASKER.secrets
+    yield
+    GLOBAL_MASKER.reset(known)
+
+
+@pytest.fixture(autouse=True)
 def _memory_keyring() -> Iterator[object]:
     """An in-memory keychain for every test; the real OS keychain is never touched."""
     import keyring

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from studio.agent.guards import Limits
 from studio.agent.loop import Answer, RunResult
 from studio.agent.providers import ModelChoice
+from studio.agent.registry import Tool
 from studio.agent.resume import ResumeError, RunRecord
 from studio.agent.router import RoutingError
 from studio.agent.run_events import (
@@ -73,10 +74,13 @@ class RunDriver:
         *,
         save_snapshots: bool = True,
         renderer: DraftRenderer | None = None,
+        tools: Callable[[], Sequence[Tool]] | None = None,
     ) -> None:
         self.workspace = workspace
         self.document = document
         self.renderer = renderer
+        #: Extra tools for each new session (the hosted MCP servers'), asked for at its start.
+        self.tools = tools
         self.session: AgentSession | None = None
         self.task: asyncio.Task[Any] | None = None
         self.state: RunState = "idle"
@@ -300,6 +304,7 @@ class RunDriver:
             preview=preview,
             effort=choice.effort,
             tool_set=choice.tool_set,
+            extra_tools=self.tools() if self.tools is not None else (),
         )
         self.session = new
         return await new.run(instruction, selected=selected)
@@ -374,6 +379,7 @@ class RunDriver:
             isinstance(event, RunEnded | InputRequired)
             and self._save_this
             and self.session is not None
+            and not self._tasks.closed  # the sheet is closing: the run ends with it, unsaved
         ):
             self._tasks.spawn(self._save_snapshot(self.session.snapshot()), label="run snapshot")
 

@@ -50,6 +50,9 @@ class Tool:
     timeout: float = 10.0
     idempotent: bool = True
     needs_approval: bool = False
+    #: A tool of something outside the studio (a hosted MCP server): a replay answers it from
+    #: the recording instead of calling it again (`studio.agent.replay`).
+    external: bool = False
     _validator: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:

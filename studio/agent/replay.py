@@ -60,6 +60,37 @@ async def _no_sleep(_: float) -> None:
     return None
 
 
+def _recorded_tools(snapshot: dict[str, Any]) -> list[Any]:
+    """Stand-ins for the run's external (MCP) tools: each answers with what the recording says
+    its calls returned, in order, so a replay never calls an outside server again."""
+    from studio.agent.registry import Tool
+
+    outputs: dict[str, list[str]] = {}
+    for r in snapshot["record"]:
+        if r.get("kind") == "tool":
+            outputs.setdefault(str(r.get("name")), []).append(str(r.get("output")))
+    tools = []
+    for entry in snapshot.get("external_tools") or []:
+        name = str(entry["name"])
+        queue = outputs.get(name, [])
+
+        async def handler(args: dict[str, Any], queue: list[str] = queue, name: str = name) -> Any:
+            if not queue:
+                return '{"error": "' + name + ' was not called here in the recording"}'
+            return queue.pop(0)
+
+        tools.append(
+            Tool(
+                name,
+                str(entry.get("description") or ""),
+                dict(entry.get("parameters") or {"type": "object"}),
+                handler,
+                external=True,
+            )
+        )
+    return tools
+
+
 class Replayer:
     """One replay, set up before it runs: `session` (its draft, trace and events) exists from the
     start, so a UI can show the draft and the trace while `run()` streams the events."""
@@ -89,6 +120,7 @@ class Replayer:
             sleep=_no_sleep,
             info={"replay_of": snapshot.get("trace_id")},
             tool_set=str(snapshot.get("tool_set") or "standard"),
+            extra_tools=_recorded_tools(snapshot),
         )
 
     def drift(self) -> list[str]:

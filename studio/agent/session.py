@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -15,6 +15,7 @@ from studio.agent.draft import Draft
 from studio.agent.guards import Limits, RetryPolicy
 from studio.agent.guide import system_prompt
 from studio.agent.loop import AgentLoop, Answer, RunResult
+from studio.agent.registry import Tool
 from studio.agent.run_events import DraftRevised, RunEvent
 from studio.agent.tools import PreviewProvider, ToolContext
 from studio.agent.trace import Masker, Tracer
@@ -58,6 +59,7 @@ class AgentSession:
         info: dict[str, Any] | None = None,
         effort: str = "provider-default",
         tool_set: str = "standard",
+        extra_tools: Sequence[Tool] = (),
     ) -> None:
         self.draft = Draft(spec, clock=clock)
         #: "standard" or "compound" (studio.agent.compound): fixed for the session's life.
@@ -73,6 +75,8 @@ class AgentSession:
             on_revision=self._on_revision,
         )
         self.tools = build_tools(self.ctx, tool_set)
+        for tool in extra_tools:  # hosted MCP servers' tools (studio.agent.mcp_host), after ours
+            self.tools.register(tool)
         self.answers: list[dict[str, Any]] = []
         self.loop = AgentLoop(
             model,

@@ -61,6 +61,12 @@ def build_snapshot(session: AgentSession) -> dict[str, Any]:
         "loop": loop.state_json(),
         "effort": loop.effort,
         "tool_set": session.tool_set,
+        # Tools of hosted MCP servers: a replay answers them from the record (never calls them).
+        "external_tools": [
+            {"name": t.name, "description": t.description, "parameters": t.parameters}
+            for t in session.tools
+            if t.external
+        ],
         "instructions": list(session.instructions),
         "base_spec": session.draft.base,
         "record": loop.record,

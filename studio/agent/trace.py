@@ -52,6 +52,13 @@ class Masker:
     def secrets(self) -> frozenset[str]:
         return frozenset(self._secrets)
 
+    def reset(self, secrets_: Iterable[str] = ()) -> None:
+        """Know exactly `secrets_` from now on (tests put the process-wide masker back)."""
+        self._secrets.clear()
+        self._short = None
+        for secret in secrets_:
+            self.add(secret)
+
     def text(self, value: str) -> str:
         for secret in self._secrets:
             if len(secret) >= SHORT_SECRET and secret in value:

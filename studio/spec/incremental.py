@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.spec import rules as R
+from studio.spec import tree
 from studio.spec.coderules import Pagers, state_type_errors
 from studio.spec.extensions import PlatformCatalog
 from studio.spec.platform_rules import platform_errors
@@ -21,7 +22,7 @@ from studio.spec.structure import Ctx, UseNode, node_check
 from studio.spec.tree import replace_node
 from studio.spec.validator import VALID, ValidationResult, check, validate
 
-__all__ = ["CachedValidation", "validate_replace"]
+__all__ = ["CachedValidation", "validate_replace", "validate_replaced"]
 
 Raw = dict[str, Any]
 
@@ -69,9 +70,22 @@ class CachedValidation:
     def replace(self, path: str, node: Raw) -> ValidationResult:
         """Exactly `validate(spec with the node at path replaced by node)`; ValueError when
         `path` does not address a node of the spec."""
-        patched, old = replace_node(self.spec, path, node)
-        # Its depth: one step per `.` of the path (`replace_node` checked it is a node path).
-        if self._fast and self._fast_ok(patched, path.count("."), old, node):
+        patched, _ = replace_node(self.spec, path, node)
+        return self.check(patched, path)
+
+    def check(self, patched: Raw, path: str) -> ValidationResult:
+        """Exactly `validate(patched)`, for `patched` made from this spec by replacing the
+        node at `path` (as `tree.replace_node` does). The object checked is `patched` itself,
+        the one the caller keeps; when it differs from the spec anywhere else, or `path` names
+        no node, it is validated in full."""
+        old, node = tree.node_at(self.spec, path), tree.node_at(patched, path)
+        if (
+            self._fast
+            and old is not None
+            and node is not None
+            and _only_at(self.spec, patched, path)
+            and self._fast_ok(patched, path.count("."), old, node)
+        ):
             return VALID
         return validate(patched, catalog=self.catalog)
 
@@ -103,15 +117,51 @@ class CachedValidation:
         return platform_errors(patched, new.actions, _no_path, self.catalog) is None
 
 
+def _only_at(spec: Raw, patched: Raw, path: str) -> bool:
+    """True when `patched` shares every object with `spec` except along `path` (what
+    `tree.replace_node` builds): one look at each ancestor's fields, no walk."""
+    old: Any = spec
+    new: Any = patched
+    steps: list[tree.Step | None] = [None, *tree.path_steps(path)]
+    for depth, step in enumerate(steps):
+        key = "root" if step is None else ("child" if step == "child" else "children")
+        if type(old) is not dict or type(new) is not dict or old.keys() != new.keys():
+            return False
+        if any(old[k] is not new[k] for k in old if k != key):
+            return False
+        old, new = old.get(key), new.get(key)
+        if isinstance(step, int):
+            if type(old) is not list or type(new) is not list or len(old) != len(new):
+                return False
+            if any(a is not b for i, (a, b) in enumerate(zip(old, new, strict=True)) if i != step):
+                return False
+            old, new = old[step], new[step]
+        if depth == len(steps) - 1:
+            return True
+    return True
+
+
+def _cached(spec: Raw, catalog: PlatformCatalog | None) -> CachedValidation:
+    global _LAST
+    if _LAST is None or _LAST.spec is not spec or _LAST.catalog is not catalog:
+        _LAST = CachedValidation(spec, catalog=catalog)
+    return _LAST
+
+
 def validate_replace(
     spec: Raw, address_path: str, new_node: Raw, *, catalog: PlatformCatalog | None = None
 ) -> ValidationResult:
     """`validate` of `spec` with one node replaced; reuses a cache of the last spec object seen
     (the spec must not be mutated in between; keep a `CachedValidation` to control this)."""
-    global _LAST
-    if _LAST is None or _LAST.spec is not spec or _LAST.catalog is not catalog:
-        _LAST = CachedValidation(spec, catalog=catalog)
-    return _LAST.replace(address_path, new_node)
+    return _cached(spec, catalog).replace(address_path, new_node)
+
+
+def validate_replaced(
+    spec: Raw, patched: Raw, path: str, *, catalog: PlatformCatalog | None = None
+) -> ValidationResult:
+    """`validate(patched)` for a one-node replace of `spec` at `path`, checking the very object
+    the caller keeps (see `CachedValidation.check`); the cache is as `validate_replace`'s."""
+    return _cached(spec, catalog).check(patched, path)
 
 
 _LAST: CachedValidation | None = None

@@ -218,7 +218,7 @@ def _pointer_tokens(index: int, op: Raw) -> list[str]:
     return tokens
 
 
-def _apply_one(spec: Raw, index: int, op: Raw) -> tuple[Raw, list[str], set[str]]:
+def _apply_one(spec: Raw, index: int, op: Raw, root: bool) -> tuple[Raw, list[str], set[str]]:
     """The spec after one op, the node paths it replaced and the state keys it touched."""
     if op["op"] == "replaceNode":
         address = str(op["id"] if "id" in op else op["address"])
@@ -228,7 +228,7 @@ def _apply_one(spec: Raw, index: int, op: Raw) -> tuple[Raw, list[str], set[str]
             raise PatchError(
                 index, f"ops[{index}]", str(getattr(error, "message", error))
             ) from None
-        if path == "root":
+        if path == "root" and not root:
             raise _malformed(
                 index,
                 "replaceNode cannot replace root: send the whole spec as a revision "
@@ -266,8 +266,12 @@ def _check(result: ValidationResult) -> tuple[str, str] | None:
     return (result.path or "$", result.message or "Invalid spec")
 
 
-def apply_patch(spec: Raw, ops: Sequence[object]) -> PatchResult:
-    """Applies all ops or none; raises PatchError naming the op, the path and the message."""
+def apply_patch(spec: Raw, ops: Sequence[object], *, root: bool = False) -> PatchResult:
+    """Applies all ops or none; raises PatchError naming the op, the path and the message.
+
+    `root`: `replaceNode` may replace the root (the studio's own structural edits; the agent's
+    patches replace nodes below it and send a whole spec otherwise). The spec validated is the
+    very object returned, so what the caller keeps is what was checked."""
     if not isinstance(ops, list | tuple):
         raise PatchError(None, "ops", "Expected an array of ops")
     checked = [_check_op(i, op) for i, op in enumerate(ops)]
@@ -275,15 +279,15 @@ def apply_patch(spec: Raw, ops: Sequence[object]) -> PatchResult:
     replaced: list[str] = []
     keys: set[str] = set()
     for index, op in enumerate(checked):
-        new, paths, touched = _apply_one(stages[-1], index, op)
+        new, paths, touched = _apply_one(stages[-1], index, op, root)
         stages.append(new)
         replaced.extend(paths)
         keys |= touched
     final = stages[-1]
     if len(checked) == 1 and checked[0]["op"] == "replaceNode":
-        from studio.spec.incremental import validate_replace
+        from studio.spec.incremental import validate_replaced
 
-        error = _check(validate_replace(spec, replaced[0], checked[0]["node"]))
+        error = _check(validate_replaced(spec, final, replaced[0]))
     else:
         error = _check(_validate(final))
     if error is not None:

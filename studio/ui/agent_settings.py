@@ -1,7 +1,7 @@
 """Agent settings: provider profile, base URL, model, API key (OS keychain, masked), local only,
 turn cap and token budget, the model's tool set and reasoning effort and a local model for node
-edits (`agent_model_options`), a "Test connection" request and local model servers found on this
-machine."""
+edits (`agent_model_options`), a "Test connection" request, local model servers found on this
+machine, and the MCP servers the agent may use (`studio.ui.mcp_servers`, saved to mcp.json)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ from studio.agent.providers import (
 )
 from studio.concurrency import TaskOwner, off_loop
 from studio.ui.agent_model_options import ModelOptions
+from studio.ui.mcp_servers import McpServersEditor
 
 PROFILE_LABELS = {
     "openai": "OpenAI",
@@ -61,6 +62,7 @@ class AgentSettingsDialog(QDialog):
     keyChecked = Signal(bool)
     connectionTested = Signal(object)  # ConnectionResult
     localServersFound = Signal(list)
+    mcpSaved = Signal()  # mcp.json was saved (the studio restarts its MCP servers)
 
     def __init__(
         self,
@@ -129,6 +131,8 @@ class AgentSettingsDialog(QDialog):
         self.message.setWordWrap(True)
         self.options = ModelOptions(self)
         self._before = config
+        self.mcp_servers = McpServersEditor(self)
+        self._mcp_loaded: list[Any] = []
 
         key_row = QHBoxLayout()
         key_row.addWidget(self.key, 1)
@@ -152,6 +156,7 @@ class AgentSettingsDialog(QDialog):
         layout.addLayout(test_row)
         layout.addWidget(self.local_label)
         layout.addLayout(self.local_buttons)
+        layout.addWidget(self.mcp_servers)
         layout.addWidget(self.message)
         layout.addWidget(self.buttons)
 
@@ -165,6 +170,7 @@ class AgentSettingsDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         if probe:
             self._tasks.spawn(self.probe_local(), label="local model probe")
+        self._tasks.spawn(self._load_mcp(), label="read mcp.json")
 
     # -- values ------------------------------------------------------------------------------
     def _load(self, config: AgentConfig) -> None:
@@ -271,6 +277,8 @@ class AgentSettingsDialog(QDialog):
             except OSError as exc:
                 self.message.setText(f"Could not save the agent settings ({exc.strerror}).")
                 return
+            if not await self._save_mcp():
+                return
         finally:
             self.save_button.setEnabled(True)
         self._refresh_profile()
@@ -278,6 +286,37 @@ class AgentSettingsDialog(QDialog):
         self.saved.emit(config)
         if warning is None:
             self.accept()
+
+    async def _load_mcp(self) -> None:
+        from studio.agent.mcp_host import load_mcp_config
+
+        servers, problems = await off_loop(load_mcp_config)
+        self._mcp_loaded = list(servers)
+        self.mcp_servers.load(servers, problems)
+
+    async def _save_mcp(self) -> bool:
+        """The MCP servers list, if it changed: its secrets to the keychain, then mcp.json
+        (atomically); `mcpSaved` follows. False (with the reason shown) when it failed."""
+        from studio.agent.mcp_host import save_mcp_config
+
+        editor = self.mcp_servers
+        servers = editor.servers()
+        if not editor.loaded or (servers == self._mcp_loaded and not editor.secrets):
+            return True
+        for account, value in list(editor.secrets.items()):
+            lookup = await self._keys.aset(f"mcp:{account}", value)
+            if lookup.warning:
+                self.message.setText(f"MCP server secret {account}: {lookup.warning}")
+                return False
+            del editor.secrets[account]
+        try:
+            await off_loop(save_mcp_config, servers)
+        except OSError as exc:
+            self.message.setText(f"Could not save the MCP servers ({exc.strerror or exc}).")
+            return False
+        self._mcp_loaded = servers
+        self.mcpSaved.emit()
+        return True
 
     def _remove_key(self) -> None:
         self.remove_key.setEnabled(False)

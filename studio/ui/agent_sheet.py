@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import time
 import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from studio.agent.driver import RunDriver
 from studio.agent.keys import KeyStore
 from studio.agent.loop import ApprovalAnswer, UserAnswer
 from studio.agent.providers import ModelChoice, ModelSource
+from studio.agent.registry import Tool
 from studio.agent.run_events import (
     InputRequired,
     LoopWarning,
@@ -44,6 +46,7 @@ from studio.agent.run_events import (
 )
 from studio.concurrency import TaskOwner
 from studio.document import Document
+from studio.mcpserver.review import OutsideReviewer
 from studio.ui.agent_chat import AskCard, ChatView, InstructionBox
 from studio.ui.agent_run_info import ReasoningPanel, ResumeOffer, RouteLabel
 from studio.ui.agent_status import CountersBar, RunCounters, SheetHeader
@@ -58,6 +61,7 @@ from studio.workspace import (
     Workspace,
     WorkspaceEvent,
 )
+from studio.workspace.review import Review
 
 TROUBLE = ("auth", "retryable", "rate_limit", "blocked")  # error classes that need the settings
 TICK_MS = 250  # the elapsed-time counter
@@ -89,6 +93,8 @@ class AgentServices:
     config: AgentConfig
     config_warning: str | None = None
     save_snapshots: bool = True
+    #: Extra tools for each run (the hosted MCP servers'), asked for when it starts.
+    tools: Callable[[], Sequence[Tool]] | None = None
 
     def options(self) -> dict[str, Any]:
         """The AgentSheet keyword arguments."""
@@ -99,6 +105,7 @@ class AgentServices:
             "config": self.config,
             "config_warning": self.config_warning,
             "save_snapshots": self.save_snapshots,
+            "tools": self.tools,
         }
 
 
@@ -113,6 +120,7 @@ class AgentSheet(QWidget):
     runStateChanged = Signal(str)
     statusChanged = Signal(str)
     settingsSaved = Signal(object)
+    mcpServersSaved = Signal()  # the settings dialog saved mcp.json: restart the servers
 
     def __init__(
         self,
@@ -125,6 +133,7 @@ class AgentSheet(QWidget):
         config_warning: str | None = None,
         renderer: DraftScene | None = None,
         save_snapshots: bool = True,
+        tools: Callable[[], Sequence[Tool]] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -137,6 +146,7 @@ class AgentSheet(QWidget):
         self._http = http
         self._renderer = renderer
         self._save_snapshots = save_snapshots
+        self._tools = tools
         self._tasks = TaskOwner("agent sheet")
         self._drivers: weakref.WeakKeyDictionary[Document, RunDriver] = weakref.WeakKeyDictionary()
         self._document: Document | None = None
@@ -152,6 +162,10 @@ class AgentSheet(QWidget):
         self._checking = False  # the model settings check (keychain) is running
         self.unfinished_checked = False  # the saved runs were looked at for this prototype
         self._resuming: Any = None  # the saved run being continued (offered again if refused)
+        # An outside agent's draft (MCP) under review, and what applies and discards it.
+        self._outside: OutsideReviewer | None = None
+        self._outside_apply: Callable[[], None] = lambda: None
+        self._outside_discard: Callable[[], None] = lambda: None
         self._build()
         self.chat.flush_timer.timeout.connect(self._show_counters)
         self._tick = QTimer(self)
@@ -243,6 +257,7 @@ class AgentSheet(QWidget):
                 self._tasks,
                 save_snapshots=self._save_snapshots,
                 renderer=self._renderer,
+                tools=self._tools,
             )
             self._drivers[doc] = driver
         return driver
@@ -317,9 +332,32 @@ class AgentSheet(QWidget):
         """Whether the model settings check is still running."""
         return self._checking
 
+    def attach_outside(
+        self, reviewer: OutsideReviewer, apply: Callable[[], None], discard: Callable[[], None]
+    ) -> None:
+        """Review an outside agent's draft (`proto-studio mcp`) on this card too."""
+        self._outside, self._outside_apply, self._outside_discard = reviewer, apply, discard
+        self._update_controls()
+
+    def _outside_review(self) -> Review | None:
+        driver = self.driver
+        if self._outside is None or (driver is not None and driver.draft_revisions):
+            return None
+        return self._outside.review
+
     def _update_controls(self) -> None:
         driver = self.driver
         state = driver.state if driver is not None else "idle"
+        outside = self._outside_review()
+        if outside is not None:
+            self.header.show_state(self.config, None)
+            self.send_button.setEnabled(False)  # apply or discard the outside draft first
+            self.stop_button.setEnabled(state != "idle")
+            self.review.show_review(
+                outside, outside.revisions, idle=state == "idle", can_undo=False, can_rerun=False
+            )
+            self._show_counters()
+            return
         problem = self.problem()
         banner = problem or self._trouble
         self.header.show_state(self.config, banner if state == "idle" else None)
@@ -605,6 +643,11 @@ class AgentSheet(QWidget):
 
     # -- review -------------------------------------------------------------------------------------
     def apply(self) -> None:
+        if self._outside_review() is not None:
+            self._outside_apply()
+            self._set_status("applied the outside draft")
+            self._update_controls()
+            return
         driver = self.driver
         if driver is None or not driver.draft_revisions or driver.state != "idle":
             return
@@ -617,6 +660,11 @@ class AgentSheet(QWidget):
         self._update_controls()
 
     def discard(self) -> None:
+        if self._outside_review() is not None:
+            self._outside_discard()
+            self._set_status("discarded the outside draft")
+            self._update_controls()
+            return
         driver = self.driver
         if driver is None or not driver.draft_revisions or driver.state != "idle":
             return
@@ -643,6 +691,7 @@ class AgentSheet(QWidget):
         dialog = AgentSettingsDialog(self.config, http=self._http, keys=self._keys, parent=self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.saved.connect(self._settings_saved)
+        dialog.mcpSaved.connect(self.mcpServersSaved)
         dialog.destroyed.connect(lambda: setattr(self, "settings_dialog", None))
         self.settings_dialog = dialog
         dialog.show()  # non-modal: the studio (and a running agent) stay usable behind it

@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     import httpx
 
     from studio.agent.keys import KeyStore
+    from studio.agent.mcp_host import McpHost
     from studio.agent.providers import ModelSource
+    from studio.agent.registry import Tool
     from studio.device.adb import Adb
     from studio.library.store import Library
     from studio.ui.agent_sheet import AgentSheet
@@ -181,6 +183,8 @@ class Studio:
     http: httpx.AsyncClient | None = None
     models: ModelSource | None = None
     devices: DeviceManager | None = None
+    #: The MCP servers declared in mcp.json, hosted for the agent (None: none declared).
+    mcp: McpHost | None = None
     closed: bool = False
 
     @property
@@ -221,9 +225,52 @@ class Studio:
             self.window.preview_pane, self.adb, self.window, library=self.library, entry_id=entry_id
         )
         services = AgentServices(
-            self.models, self.keys, self.http, config, warning, save_snapshots=save_snapshots
+            self.models,
+            self.keys,
+            self.http,
+            config,
+            warning,
+            save_snapshots=save_snapshots,
+            tools=self.mcp_tools,
         )
         self.window.attach_extras(self.devices, services)
+        self.sheet.mcpServersSaved.connect(self.restart_mcp)
+        self.restart_mcp()
+
+    def restart_mcp(self) -> None:
+        """(Re)start the servers mcp.json declares, in the background: a run started meanwhile
+        gets the tools of those already running; one that fails is a line in the status bar."""
+        self.controller.spawn(self._restart_mcp(), label="MCP servers")
+
+    async def _restart_mcp(self) -> None:
+        from studio.agent.mcp_host import McpHost, load_mcp_config
+
+        old, self.mcp = self.mcp, None
+        if old is not None:
+            await old.aclose()
+        servers, problems = await off_loop(load_mcp_config)
+        if self.closed:
+            return
+        host = McpHost(servers) if any(s.enabled for s in servers) else None
+        self.mcp = host
+        if host is not None:
+            problems += await host.start()
+        if problems:
+            self.window.statusBar().showMessage("; ".join(problems), 20000)
+
+    def mcp_tools(self) -> Sequence[Tool]:
+        from studio.agent.mcp_host import broker_consent
+
+        host, workspace = self.mcp, self.workspace
+        if host is None:
+            return ()
+
+        def prototype_id() -> str:
+            document = workspace.document
+            return (document.entry_id or "") if document is not None else ""
+
+        # Tools that are not read-only ask in the window's consent dialog, as platform calls do.
+        return host.agent_tools(broker_consent(self.platform.broker(), prototype_id))
 
     async def aclose(self) -> None:
         """Close in the app's order: the agent sheet, device mode, the controller (its tasks and
@@ -236,6 +283,9 @@ class Studio:
         if self.devices is not None:
             await self.devices.aclose()
         await self.controller.aclose()
+        if self.mcp is not None:
+            await self.mcp.aclose()
+            self.mcp = None
         if self.http is not None:
             await self.http.aclose()
         self.platform.close()

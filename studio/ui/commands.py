@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QWidget
 
@@ -22,6 +24,9 @@ class Command:
     text: str
     shortcuts: tuple[str | QKeySequence.StandardKey, ...] = ()
     tip: str = ""
+    #: "nodes": the keys work where nodes are (the spec tree, the preview), so a text field
+    #: keeps its own Delete, Backspace and Ctrl+C.
+    scope: Literal["window", "nodes"] = "window"
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -48,6 +53,31 @@ COMMANDS: tuple[Command, ...] = (
     Command("undo", "&Undo", (QKeySequence.StandardKey.Undo,), "Undo the last change"),
     Command("redo", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo the change undone last"),
     Command("undo_delete", "Undo &delete", (), "Bring back the prototype deleted last"),
+    # The node edits (the Edit menu, the spec tree's context menu and keys).
+    Command("cut_node", "Cu&t", ("Ctrl+X",), "Cut the selected nodes", "nodes"),
+    Command("copy_node", "&Copy", ("Ctrl+C",), "Copy the selected nodes", "nodes"),
+    Command(
+        "paste_node", "&Paste", ("Ctrl+V",), "Paste nodes into or after the selection", "nodes"
+    ),
+    Command("duplicate_node", "D&uplicate", ("Ctrl+D",), "Duplicate the selected nodes", "nodes"),
+    Command(
+        "delete_node", "De&lete", ("Delete", "Backspace"), "Delete the selected nodes", "nodes"
+    ),
+    Command("move_up", "Move &up", ("Alt+Up",), "Move the selected nodes up", "nodes"),
+    Command("move_down", "Move do&wn", ("Alt+Down",), "Move the selected nodes down", "nodes"),
+    Command("unwrap_node", "U&nwrap", (), "Replace the selected container with its children"),
+)
+
+#: The node edit commands, in menu order.
+NODE_COMMANDS = (
+    "cut_node",
+    "copy_node",
+    "paste_node",
+    "duplicate_node",
+    "delete_node",
+    "move_up",
+    "move_down",
+    "unwrap_node",
 )
 
 
@@ -68,6 +98,8 @@ def build_actions(parent: QWidget) -> dict[str, QAction]:
             if key not in unique:
                 unique.append(key)
         action.setShortcuts(unique)
+        if command.scope == "nodes":
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         action.setStatusTip(command.tip)
         actions[command.name] = action
     return actions

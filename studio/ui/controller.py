@@ -18,7 +18,16 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, Signal
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QFileSystemWatcher,
+    QIODevice,
+    QObject,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QGuiApplication, QImage
 
 from studio.concurrency import Lane, TaskOwner
@@ -27,6 +36,8 @@ from studio.library.entries import LibraryEntry
 from studio.library.errors import LibraryError
 from studio.library.revisions import RevisionLog
 from studio.library.templates import Template, list_templates
+from studio.mcpserver.drafts import clear_outside_draft, load_outside_draft
+from studio.mcpserver.review import OutsideReviewer
 from studio.ui.scenes import render_steps
 from studio.ui.texts import APP_TITLE, one_line
 from studio.workspace import (
@@ -52,6 +63,7 @@ T = TypeVar("T")
 THUMBNAIL_WIDTH = 160
 #: Edits in quick succession share one thumbnail render (and one draft write).
 THUMBNAIL_DELAY = 0.4
+OUTSIDE_DEBOUNCE_MS = 150
 SPEC_SUFFIXES = (".json", ".protobundle")
 #: Entries without a thumbnail are drawn in the background this long after start-up, ...
 BACKFILL_DELAY = 0.5
@@ -136,6 +148,20 @@ class StudioController(QObject):
             weakref.WeakKeyDictionary()
         )
         self._unsubscribe = workspace.subscribe(self._on_workspace)
+        #: A draft an outside agent wrote over MCP (`proto-studio mcp`), under review here.
+        self.outside = OutsideReviewer(workspace)
+        # The library folder is watched for outside drafts written while a prototype is open
+        # (a burst of writes is one check).
+        self._watcher: QFileSystemWatcher | None = None
+        self._saved: dict[str, tuple[int, int] | None] = {}  # entry -> its spec file as last seen
+        self._outside_timer = QTimer(self)
+        self._outside_timer.setSingleShot(True)
+        self._outside_timer.setInterval(OUTSIDE_DEBOUNCE_MS)
+        self._outside_timer.timeout.connect(self._outside_changed)
+        from studio.ui.node_edits import NodeEdits
+
+        #: The node edit commands (menus, keys, the tree, the palette, drops).
+        self.edits = NodeEdits(workspace, self._error, self)
 
     @property
     def document(self) -> Document | None:
@@ -170,6 +196,10 @@ class StudioController(QObject):
         """Cancel every task and platform call; persist nothing half-way (writes are atomic)."""
         self._closed = True
         self._unsubscribe()
+        self._outside_timer.stop()
+        if self._watcher is not None:
+            self._watcher.directoryChanged.disconnect(self._outside_timer.start)
+            self._watcher = None
         await self._tasks.aclose()
         if self._host is not None:
             await self._host.aclose()
@@ -249,7 +279,7 @@ class StudioController(QObject):
 
     async def _open(self, entry_id: str) -> None:
         entry = await self._io(self.library.get, entry_id)
-        spec = await self._io(self.library.load_spec, entry_id)
+        spec = await self._io(self._load_spec, entry_id)
         revisions = await self._io(self.library.load_revisions, entry_id)
         if revisions is None or revisions.current != spec:
             revisions = RevisionLog(spec)
@@ -260,6 +290,61 @@ class StudioController(QObject):
         self.settings.set_value("library/last", entry.id)
         if not entry.thumbnail:
             self._schedule_thumbnail()
+        if self._watcher is None and not self._closed:
+            self._watcher = QFileSystemWatcher([str(self.library.folder)], self)
+            self._watcher.directoryChanged.connect(self._outside_timer.start)
+        await self._check_outside_draft()
+
+    # ------------------------------------------------------------------ outside drafts (MCP)
+
+    def check_outside_draft(self) -> None:
+        """Show the open prototype's outside draft, as its file is now (written by
+        `proto-studio mcp`); one that went away leaves review."""
+        self.spawn(self._check_outside_draft(), label="Outside draft")
+
+    def _outside_changed(self) -> None:
+        if not self._closed:
+            self.spawn(self._adopt_outside_change(), label="Outside change")
+            self.check_outside_draft()
+
+    async def _check_outside_draft(self) -> None:
+        document = self.document
+        if document is None or document.entry_id is None:
+            return
+        try:
+            draft = await self._io(load_outside_draft, self.library, document.entry_id)
+        except LibraryError as exc:
+            self._error(f"The outside draft of {document.name}: {one_line(exc)}")
+            return
+        if self.document is document and self.outside.show(draft) is not None and draft:
+            self._status(
+                f"{draft.client} wrote a draft of {document.name}: "
+                f"{len(draft.revisions)} revision(s) to review"
+            )
+
+    def apply_outside_draft(self) -> None:
+        """Apply the outside draft under review: one agent revision, saved; its file removed."""
+        try:
+            entry_id, revision = self.outside.apply()
+        except RuntimeError as exc:
+            self._error(f"Could not apply the draft: {exc}")
+            return
+        self.spawn(self._clear_outside_draft(entry_id), label="Outside draft")
+
+    def discard_outside_draft(self) -> None:
+        try:
+            entry_id = self.outside.discard()
+        except RuntimeError as exc:
+            self._error(f"Could not discard the draft: {exc}")
+            return
+        self._status("Discarded the outside draft")
+        self.spawn(self._clear_outside_draft(entry_id), label="Outside draft")
+
+    async def _clear_outside_draft(self, entry_id: str) -> None:
+        try:
+            await self._io(clear_outside_draft, self.library, entry_id)
+        except LibraryError as exc:
+            self._error(f"The outside draft: {one_line(exc)}")
 
     # ------------------------------------------------------------------ the workspace
 
@@ -309,6 +394,10 @@ class StudioController(QObject):
         else:
             self.workspace.select()
 
+    def select_many(self, addresses: list[str], primary: str) -> None:
+        """From the tree's multi-selection (Ctrl/Shift): the nodes, `primary` the inspector's."""
+        self.workspace.select(*addresses, primary=primary or None)
+
     def undo(self) -> None:
         if self.workspace.undo() is None:
             self._status("Nothing to undo")
@@ -331,9 +420,57 @@ class StudioController(QObject):
 
         def write() -> LibraryEntry:
             self.library.save_revisions(entry_id, log_copy)
-            return self.library.save_spec(entry_id, spec)
+            entry = self.library.save_spec(entry_id, spec)
+            self._saved[entry_id] = self._spec_stat(entry_id)
+            return entry
 
         await self._io(write)
+
+    # -- changes made outside the window (proto-studio serve applied a draft) -------------------
+    def _spec_stat(self, entry_id: str) -> tuple[int, int] | None:
+        """The spec file's (mtime, size) (library thread only)."""
+        try:
+            st = (self.library.folder / entry_id / "spec.json").stat()
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size
+
+    def _load_spec(self, entry_id: str) -> dict[str, Any]:
+        """The saved spec, remembering which file it was (library thread only)."""
+        stat = self._spec_stat(entry_id)
+        spec = self.library.load_spec(entry_id)
+        self._saved[entry_id] = stat
+        return spec
+
+    async def _adopt_outside_change(self) -> None:
+        """The open prototype as saved by another process (a draft `proto-studio serve` applied)
+        becomes a revision here, by the edit-during-review rule; the window's own saves are
+        recognised by their file and cost a stat."""
+        document = self.document
+        if document is None or document.entry_id is None:
+            return
+        entry_id, before = document.entry_id, document.spec
+
+        def read() -> tuple[dict[str, Any], RevisionLog | None] | None:
+            if self._spec_stat(entry_id) == self._saved.get(entry_id):
+                return None
+            return self._load_spec(entry_id), self.library.load_revisions(entry_id)
+
+        try:
+            found = await self._io(read)
+        except LibraryError as exc:
+            self._error(f"{document.name} changed outside the studio: {one_line(exc)}")
+            return
+        if found is None or self.document is not document or document.spec is not before:
+            return  # not changed; or the designer edited meanwhile (their save comes next)
+        spec, log = found
+        if spec == document.spec:
+            return
+        last = log.applied[-1] if log is not None and log.current == spec and log.applied else None
+        summary = (
+            f"{last.summary} (saved outside the studio)" if last else "Saved outside the studio"
+        )
+        self.workspace.replace_spec(spec, summary=summary, author=last.author if last else "user")
 
     # ------------------------------------------------------------------ thumbnails
 

@@ -25,12 +25,16 @@ from PySide6.QtWidgets import (
 from studio.ui import commands
 from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
+from studio.ui.document_panel import DocumentPanel
 from studio.ui.inspector import InspectorPanel
 from studio.ui.library_panel import LibraryPanel
+from studio.ui.node_menus import build_node_menus
+from studio.ui.palette import PalettePanel
 from studio.ui.preview_pane import PreviewPane
 from studio.ui.revisions_panel import RevisionsPanel
 from studio.ui.settings import UiSettings
-from studio.ui.spec_tree import SpecTreePanel
+from studio.ui.spec_tree import SpecTreePanel, fill_menu
+from studio.ui.state_panel import StatePanel
 from studio.ui.texts import APP_TITLE
 
 if TYPE_CHECKING:
@@ -66,7 +70,16 @@ class MainWindow(QMainWindow):
     def attach(self, controller: StudioController) -> None:
         """Build the preview and wire the panels to the controller (and its workspace)."""
         self.controller = controller
-        self.preview_pane.build_preview()
+        preview = self.preview_pane.build_preview()
+        from studio.ui.preview_drop import PreviewDropTarget
+
+        self.preview_drop = PreviewDropTarget(
+            preview.quick_widget,
+            preview.screen_item,
+            preview.visible_summary,
+            self.preview_pane.edit_button.isChecked,
+            controller.edits.path_of,
+        )
         self._connect_signals()
 
     def attach_extras(self, devices: DeviceManager, agent: AgentServices) -> None:
@@ -97,6 +110,7 @@ class MainWindow(QMainWindow):
         self.agent_placeholder.deleteLater()
         c.workspaceEvent.connect(sheet.on_workspace_event)
         c.generateRequested.connect(sheet.generate)
+        sheet.attach_outside(c.outside, c.apply_outside_draft, c.discard_outside_draft)
         self.closing.connect(sheet.shutdown)
 
     # ------------------------------------------------------------------ building
@@ -107,9 +121,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.preview_pane)
 
         self.library_panel = LibraryPanel(self)
+        self.node_palette = PalettePanel(self)
         self.spec_tree = SpecTreePanel(self)
         self.inspector = InspectorPanel(self)
         self.revisions = RevisionsPanel(self)
+        self.state_panel = StatePanel(self)
+        self.document_panel = DocumentPanel(self)
         self.agent_placeholder = QLabel(AGENT_PLACEHOLDER, self)
         self.agent_placeholder.setObjectName("agentPlaceholder")
         self.agent_placeholder.setWordWrap(True)
@@ -118,10 +135,19 @@ class MainWindow(QMainWindow):
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.library_dock = self._dock("libraryDock", "Library", self.library_panel, left)
         self.tree_dock = self._dock("specTreeDock", "Spec tree", self.spec_tree, left)
+        self.palette_dock = self._dock("paletteDock", "Palette", self.node_palette, left)
+        self.tabifyDockWidget(self.library_dock, self.palette_dock)
+        self.library_dock.raise_()
         self.agent_dock = self._dock("agentDock", "Agent", self.agent_placeholder, right)
         self.inspector_dock = self._dock("inspectorDock", "Inspector", self.inspector, right)
         self.revisions_dock = self._dock("revisionsDock", "Revisions", self.revisions, right)
+        self.state_dock = self._dock("stateDock", "State", self.state_panel, right)
         self.tabifyDockWidget(self.inspector_dock, self.revisions_dock)
+        self.tabifyDockWidget(self.inspector_dock, self.state_dock)
+        self.document_dock = self._dock(
+            "documentDock", "Theme and window", self.document_panel, right
+        )
+        self.tabifyDockWidget(self.inspector_dock, self.document_dock)
         self.inspector_dock.raise_()
         self.resizeDocks(
             [self.library_dock, self.agent_dock], [360, 340], Qt.Orientation.Horizontal
@@ -144,6 +170,25 @@ class MainWindow(QMainWindow):
         for name in ("undo", "redo"):
             edit_menu.addAction(a[name])
         edit_menu.addSeparator()
+        self.node_menus = m = build_node_menus(self)
+        node_items: list[QAction | QMenu | None] = [
+            *(a[n] for n in commands.NODE_COMMANDS[:5]),
+            None,
+            a["move_up"],
+            a["move_down"],
+            None,
+            m.insert,
+            m.before,
+            m.after,
+            m.wrap,
+            a["unwrap_node"],
+        ]
+        fill_menu(edit_menu, node_items)
+        self.spec_tree.set_context_menu(node_items)
+        for name in commands.NODE_COMMANDS:  # their keys work in the tree and the preview
+            self.spec_tree.addAction(a[name])
+            self.preview_pane.addAction(a[name])
+        edit_menu.addSeparator()
         edit_menu.addAction(a["paste_spec"])
         edit_menu.addAction(a["undo_delete"])
         edit_menu.addSeparator()
@@ -159,9 +204,12 @@ class MainWindow(QMainWindow):
         view_menu = self.menuBar().addMenu("&View")
         for dock in (
             self.library_dock,
+            self.palette_dock,
             self.tree_dock,
             self.inspector_dock,
             self.revisions_dock,
+            self.state_dock,
+            self.document_dock,
             self.agent_dock,
         ):
             view_menu.addAction(dock.toggleViewAction())
@@ -202,6 +250,8 @@ class MainWindow(QMainWindow):
         # What is shown is the workspace's: the preview and the tree follow it, nothing else.
         c.shownChanged.connect(self.preview_pane.present)
         c.shownChanged.connect(self.spec_tree.present)
+        c.shownChanged.connect(self.state_panel.present)
+        c.shownChanged.connect(self.document_panel.present)
         c.selectionChanged.connect(self.spec_tree.select_nodes)
         c.selectionChanged.connect(self.preview_pane.select_nodes)
         c.inspectorTarget.connect(self.inspector.show_node)
@@ -210,7 +260,20 @@ class MainWindow(QMainWindow):
         c.recentFilesChanged.connect(self._fill_recent)
 
         # Panels -> controller.
-        self.spec_tree.nodeSelected.connect(c.select)
+        self.spec_tree.selectionRequested.connect(c.select_many)
+        self.spec_tree.dropRequested.connect(c.edits.drop)
+        self.spec_tree.refusal = c.edits.drop_refusal
+        self.preview_drop.refusal = c.edits.drop_refusal
+        self.preview_drop.describe = c.edits.describe
+        self.preview_drop.dropRequested.connect(c.edits.drop)
+        self.node_palette.insertRequested.connect(c.edits.insert)
+        self.state_panel.addRequested.connect(c.edits.add_state_key)
+        self.state_panel.renameRequested.connect(c.edits.rename_state_key)
+        self.state_panel.valueRequested.connect(c.edits.set_state_value)
+        self.state_panel.removeRequested.connect(c.edits.remove_state_key)
+        c.edits.stateRefused.connect(self.state_panel.show_error)
+        self.document_panel.changeRequested.connect(c.edits.edit_document)
+        c.edits.documentRefused.connect(self.document_panel.show_error)
         self.preview_pane.nodeClicked.connect(c.select)
         self.preview_pane.platformRequested.connect(c.run_platform)
         self.revisions.undoRequested.connect(c.undo)
@@ -248,6 +311,20 @@ class MainWindow(QMainWindow):
         a["undo"].triggered.connect(c.undo)
         a["redo"].triggered.connect(c.redo)
         a["undo_delete"].triggered.connect(c.undo_delete)
+        e = c.edits
+        a["cut_node"].triggered.connect(e.cut)
+        a["copy_node"].triggered.connect(e.copy)
+        a["paste_node"].triggered.connect(e.paste)
+        a["duplicate_node"].triggered.connect(e.duplicate)
+        a["delete_node"].triggered.connect(e.delete)
+        a["move_up"].triggered.connect(lambda: e.move(-1))
+        a["move_down"].triggered.connect(lambda: e.move(1))
+        a["unwrap_node"].triggered.connect(e.unwrap)
+        m = self.node_menus
+        m.insert.triggered.connect(lambda action: e.insert(str(action.data())))
+        m.before.triggered.connect(lambda action: e.insert_beside(str(action.data()), "before"))
+        m.after.triggered.connect(lambda action: e.insert_beside(str(action.data()), "after"))
+        m.wrap.triggered.connect(lambda action: e.wrap(str(action.data())))
 
     def set_permissions_source(self, broker: Callable[[], ConsentBroker]) -> None:
         """Where the permissions dialog reads grants: the consent broker the hosts ask."""

@@ -7,6 +7,8 @@ headless server subscribe to it).
 - diff.py       the subtrees a draft owns, property-level `NodeDiff`s and `ValueDiff`s
 - events.py     the events (`WorkspaceEvent`), `Shown`
 - selection.py  `Selection`: ordered addresses with a primary one
+- editing.py    the edit commands on the selection (delete, duplicate, move, wrap, copy/cut/paste,
+                insert, drop) as one validated revision each; `drop_refusal` for drop indicators
 """
 
 from __future__ import annotations

@@ -28,13 +28,15 @@ class Shown:
 
     `changed`: addresses that differ from what was shown before (the preview rebuilds only
     those); `highlight`: what to mark (the draft's changes, or what the last edit changed);
-    `fresh`: a prototype was opened (start it from its initial state)."""
+    `fresh`: a prototype was opened (start it from its initial state); `pending`: the spec
+    holds a live edit of one node that is not a revision yet (`Workspace.preview_node`)."""
 
     spec: JSON
     source: Literal["document", "review", "none"]
     changed: tuple[str, ...] = ()
     highlight: tuple[str, ...] = ()
     fresh: bool = False
+    pending: bool = False
 
     @property
     def expanded(self) -> JSON:

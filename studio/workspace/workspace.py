@@ -19,13 +19,13 @@ The rule for a user edit while a review is open (docs/ownership.md states it too
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.document import Document, DocumentChange
 from studio.library.revisions import Author, Revision
 from studio.spec.address import addresses, node_at, resolve
+from studio.spec.validator import VALID, ValidationResult
 from studio.workspace.diff import json_equal, with_node, within
 from studio.workspace.events import (
     DocumentEdited,
@@ -39,6 +39,9 @@ from studio.workspace.events import (
 )
 from studio.workspace.review import DraftOwner, Review, ReviewConflict, rebase
 from studio.workspace.selection import Selection
+
+if TYPE_CHECKING:
+    from studio.spec.edit import Edit
 
 JSON = dict[str, Any]
 Listener = Callable[[WorkspaceEvent], None]
@@ -69,6 +72,10 @@ class Workspace:
         self._listeners: list[Listener] = []
         self._highlight_next: tuple[str, ...] | None = None
         self._renaming: tuple[str, str] | None = None
+        #: A node shown in place of the committed one without a revision (the inspector's live
+        #: edit): (its path, the spec shown with it, the spec it was made on).
+        self._pending: tuple[str, JSON, JSON] | None = None
+        self._shown_pending: str | None = None  # the live edit's path in what is shown
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -145,8 +152,51 @@ class Workspace:
         Raises `ReviewConflict` (nothing changes) when the edit would change the agent's draft,
         `studio.spec.PatchError` when the result is invalid. While a draft is shown, an edit of
         an ancestor of the draft's subtrees keeps the document's version of those subtrees."""
+        path, _ = resolve(self._committed_spec(), address)
+        node_id = node.get("id")
+        # The selection follows the node when its id (its address) changes.
+        self._renaming = (address, node_id if isinstance(node_id, str) and node_id else path)
+        try:
+            return self._replace(address, path, node, [], summary=summary, author=author)
+        finally:
+            self._renaming = None
+
+    def apply_edit(self, edit: Edit, *, author: Author = "user") -> Revision:
+        """A structural edit (`studio.spec.edit`: insert, delete, move, wrap, paste, ...) of
+        the shown spec as one revision; the nodes it names are selected after. Raises
+        `ReviewConflict` when it would change the agent's draft, `studio.spec.PatchError`
+        (path and message) when the result is invalid; nothing changes then."""
+        node_ops = [op for op in edit.ops if op.get("op") == "replaceNode"]
+        other = [op for op in edit.ops if op.get("op") != "replaceNode"]
+        if len(node_ops) != 1:
+            revision = self._require_document().apply_ops(
+                list(edit.ops), author=author, summary=edit.summary
+            )
+        else:
+            op = node_ops[0]
+            path = str(op["address"])
+            revision = self._replace(
+                path, path, op["node"], other, summary=edit.summary, author=author
+            )
+        known = addresses(self._shown.spec)
+        chosen = [known[p] for p in edit.select if p in known]
+        if chosen:
+            self.select(*chosen)
+        return revision
+
+    def _replace(
+        self,
+        address: str,
+        path: str,
+        node: JSON,
+        other_ops: list[JSON],
+        *,
+        summary: str,
+        author: Author,
+    ) -> Revision:
         document = self._require_document()
-        path, shown_node = resolve(self._shown.spec, address)
+        shown_spec = self._committed_spec()
+        shown_node = node_at(shown_spec, path)
         target = node
         review = self._showing_review()
         if review is not None:
@@ -161,21 +211,55 @@ class Workspace:
                 doc_node,
                 [o for o in review.owned if within(o, path)],
             )
-        node_id = node.get("id")
-        # The selection follows the node when its id (its address) changes.
-        self._renaming = (address, node_id if isinstance(node_id, str) and node_id else path)
+        self._pending = None
+        return document.apply_ops(
+            [*other_ops, {"op": "replaceNode", "address": path, "node": target}],
+            author=author,
+            summary=summary,
+        )
+
+    # -- a live edit, shown without a revision -------------------------------------------------
+    def preview_node(self, address: str, node: JSON) -> ValidationResult:
+        """Show `node` in place of the shown node at `address` without making a revision (the
+        inspector's live edit while the user types). The result says whether it is valid; an
+        invalid node is not shown (what was shown stays). Any revision, undo, redo, selection
+        or review change ends it; `edit_node` commits it."""
+        from studio.spec.patch import PatchError, apply_patch
+
+        base = self._committed_spec()
         try:
-            if path == "root":
-                spec = dict(document.spec)
-                spec["root"] = copy.deepcopy(target)
-                return document.replace_spec(spec, author=author, summary=summary)
-            return document.apply_ops(
-                [{"op": "replaceNode", "address": path, "node": target}],
-                author=author,
-                summary=summary,
-            )
-        finally:
-            self._renaming = None
+            path, _ = resolve(base, address)
+        except ValueError as exc:
+            return ValidationResult(False, address, str(getattr(exc, "message", exc)))
+        locked = self.locked(address)
+        if locked:
+            return ValidationResult(False, path, locked)
+        try:
+            op = {"op": "replaceNode", "address": path, "node": node}
+            result = apply_patch(base, [op], root=True)
+        except PatchError as exc:
+            self.end_preview()
+            return ValidationResult(False, exc.path, exc.message)
+        self._pending = (path, result.spec, base)
+        self._show(known=result.changed, keep_pending=True)
+        return VALID
+
+    def end_preview(self) -> None:
+        """Show the committed spec again (the live edit was cancelled or refused)."""
+        if self._pending is not None:
+            self._pending = None
+            self._show()
+
+    @property
+    def previewing(self) -> str | None:
+        """The path of the node shown with a live edit, or None."""
+        return self._pending[0] if self._pending is not None else None
+
+    def _committed_spec(self) -> JSON:
+        """What is shown without a live edit: the draft under review or the document."""
+        if self._pending is not None:
+            return self._pending[2]
+        return self._shown.spec
 
     def apply_ops(
         self, ops: list[JSON], *, summary: str | None = None, author: Author = "user"
@@ -296,10 +380,13 @@ class Workspace:
         fresh: bool = False,
         highlight: tuple[str, ...] = (),
         known: tuple[str, ...] | None = None,
+        keep_pending: bool = False,
     ) -> None:
-        """Show the review's spec or the document's. `known`: what changed, when the caller knows
-        it and the source stays the same (a document edit, one more draft revision); else the
-        two specs are compared."""
+        """Show the review's spec or the document's (with the live edit, when `keep_pending`).
+        `known`: what changed, when the caller knows it and the source stays the same (a
+        document edit, one more draft revision, a live edit); else the two specs are compared."""
+        if not keep_pending:
+            self._pending = None
         document, review = self._document, self._showing_review()
         if review is not None:
             shown = Shown(review.spec, "review", highlight=review.changed)
@@ -307,16 +394,27 @@ class Workspace:
             shown = Shown(document.spec, "document", highlight=highlight)
         else:
             shown = Shown({}, "none")
+        pending = self._pending
+        if pending is not None:
+            shown = Shown(pending[1], shown.source, highlight=self._shown.highlight, pending=True)
         old = self._shown
+        # `known` is relative to the committed spec: it holds when the old shown spec was that
+        # (or a live edit of the same node on it).
+        previous, self._shown_pending = self._shown_pending, pending[0] if pending else None
+        same_base = previous is None or (pending is not None and previous == pending[0])
         if fresh:
             changed: tuple[str, ...] = ()
-        elif known is not None and old.source == shown.source != "none":
+        elif known is not None and old.source == shown.source != "none" and same_base:
             changed = known
         else:
             changed = _changes(old.spec, shown.spec)
-        self._shown = Shown(shown.spec, shown.source, changed, shown.highlight, fresh)
+        self._shown = Shown(
+            shown.spec, shown.source, changed, shown.highlight, fresh, pending=shown.pending
+        )
         self._highlight_next = None
         self._emit(ShownChanged(self._shown))
+        if pending is not None:
+            return  # a live edit never changes the selection (its id may be half typed)
         selection = self._selection
         if self._renaming is not None:
             selection = selection.renamed(*self._renaming)

@@ -270,7 +270,7 @@ def test_settings_dialog_is_non_modal_and_closing_cancels_its_work(
     assert not dialog.isModal()
     assert dialog.local_label.text() == "Looking for local model servers…"
     tasks = set(dialog._tasks.tasks)
-    assert len(tasks) == 2  # the local-server probe and the keychain check
+    assert len(tasks) == 3  # the local-server probe, the keychain check, reading mcp.json
     dialog.reject()
     qloop.run_until_complete(_settle(tasks))
     assert all(t.cancelled() for t in tasks)

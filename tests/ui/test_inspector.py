@@ -61,11 +61,10 @@ def test_form_shows_the_common_fields(
 ) -> None:
     inspector.show_node(ws, "go")
     assert inspector.title.text() == "button · go"
-    assert inspector.id_edit.text() == "go"
-    assert inspector.text_label.text() == "Label"
+    assert inspector.editor("id").text() == "go"  # type: ignore[attr-defined]
     assert inspector.text_edit.text() == "Go"
-    assert inspector.variant_combo.currentText() == "filled"
-    assert not inspector.state_key_edit.isEnabled()
+    assert inspector.editor("variant").currentText() == "filled"  # type: ignore[attr-defined]
+    assert "stateKey" not in inspector.field_names()  # a button binds no state
     assert json.loads(inspector.json_edit.toPlainText()) == SPEC["root"]["children"][1]
 
 
@@ -74,14 +73,14 @@ def test_form_edit_is_one_user_revision(
 ) -> None:
     inspector.show_node(ws, "go")
     inspector.text_edit.setText("Continue")
-    inspector.variant_combo.setCurrentText("outlined")
+    inspector.editor("variant").setCurrentText("outlined")  # type: ignore[attr-defined]
     with qtbot.waitSignal(inspector.edited) as blocker:
         inspector.apply_form_button.click()
-    assert blocker.args == ["Edit go (form)"]
+    assert blocker.args == ["Set properties of button 'go'"]
     node = doc.spec["root"]["children"][1]
     assert node["label"] == "Continue" and node["variant"] == "outlined"
     [revision] = doc.revisions.revisions
-    assert revision.author == "user" and revision.summary == "Edit go (form)"
+    assert revision.author == "user" and revision.summary == "Set properties of button 'go'"
     doc.undo()
     assert doc.spec == SPEC
 
@@ -133,7 +132,7 @@ def test_renaming_the_id_follows_the_node(
     ws: Workspace, inspector: InspectorPanel, doc: Document
 ) -> None:
     inspector.show_node(ws, "title")
-    inspector.id_edit.setText("heading")
+    inspector.editor("id").setText("heading")  # type: ignore[attr-defined]
     inspector.apply_form()
     assert doc.spec["root"]["children"][0]["id"] == "heading"
     assert inspector.title.text() == "text · heading"
@@ -177,3 +176,18 @@ def test_a_node_of_the_agents_draft_is_refused_in_one_line(
     inspector.apply_form_button.click()
     assert doc.spec["root"]["children"][0]["text"] == "Welcome"
     assert ws.shown.spec["root"]["children"][1]["label"] == "Send"
+
+
+def test_tab_leaves_the_json_editor(ws: Workspace, inspector: InspectorPanel) -> None:
+    """The walkthrough's keyboard trap (step 10): Tab moves on, it never types a tab."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    inspector.show()
+    inspector.show_node(ws, "title")
+    inspector.tabs.setCurrentIndex(1)
+    inspector.json_edit.setFocus()
+    before = inspector.json_edit.toPlainText()
+    QTest.keyClick(inspector.json_edit, Qt.Key.Key_Tab)
+    assert inspector.json_edit.toPlainText() == before
+    assert "\t" not in inspector.json_edit.toPlainText()

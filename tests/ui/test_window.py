@@ -134,8 +134,8 @@ def test_inspector_edit_is_a_revision_and_undo_restores(studio: Studio, demo_fil
     document = studio.controller.document
     assert document is not None
     assert document.spec["root"]["children"][0]["text"] == "Welcome"
-    assert studio.status.startswith("Applied: Edit title")
-    assert studio.window.revisions.entries()[0].startswith("Edit title")
+    assert studio.status == "Applied: Set text of text 'title'"
+    assert studio.window.revisions.entries()[0].startswith("Set text of text 'title'")
     assert "title" in studio.window.spec_tree.highlighted()
     assert studio.window.preview_pane.preview.controller.property("highlighted") == ["title"]
     assert any(
@@ -149,7 +149,7 @@ def test_inspector_edit_is_a_revision_and_undo_restores(studio: Studio, demo_fil
     studio.window.actions_by_name["undo"].trigger()
     studio.settle()
     assert document.spec["root"]["children"][0]["text"] == "Hello"
-    assert studio.status.startswith("Undid: Edit title")
+    assert studio.status.startswith("Undid: Set text of text 'title'")
     assert inspector.text_edit.text() == "Hello"
     assert studio.library.load_spec(entry_id)["root"]["children"][0]["text"] == "Hello"
     studio.window.actions_by_name["redo"].trigger()
@@ -514,7 +514,7 @@ def test_a_draft_under_review_and_an_inspector_edit(make_studio: Any, demo_file:
     studio.wait_for(lambda: "Welcome" in shown_texts(studio))
     assert "Send" in shown_texts(studio)  # still the draft, rebased on the edit
     assert "Rebased on your edit" in sheet.review.text() and sheet.apply_button.isEnabled()
-    assert window.revisions.entries()[0] == "Edit title (form)"
+    assert window.revisions.entries()[0] == "Set text of text 'title'"
 
     # The draft's own node cannot be edited while it is under review.
     studio.controller.select("go")
