@@ -39,9 +39,9 @@ import errno
 import hashlib
 import logging
 import os
+import re
 import secrets
 import shutil
-import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -783,7 +783,6 @@ class Library:
         for name in (entry_id, f"{entry_id}{DRAFT_SUFFIX}"):
             if (src / name).exists() and not (dst / name).exists():
                 move(src / name, dst / name)
-
 
 
 #: errno values for "this file system has no hard links" (FAT, some network shares).
