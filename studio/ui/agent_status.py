@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from studio.agent.config import AgentConfig
 from studio.agent.events import Usage
+from studio.agent.profiles import provider_name
 
 
 class RunCounters:
@@ -113,6 +114,5 @@ class SheetHeader(QWidget):
         if banner:
             self.banner_label.setText(banner)
         model = config.model or "no model"
-        where = "local" if config.is_local() else config.profile
         local_only = " · local only" if config.local_only else ""
-        self.model_label.setText(f"{model} · {where}{local_only}")
+        self.model_label.setText(f"{model} · {provider_name(config.profile)}{local_only}")

@@ -364,7 +364,7 @@ def test_without_a_key_the_banner_says_what_to_configure(
     run_until(qloop, lambda: not sheet.checking)  # the keychain is read off the GUI thread
     assert sheet.banner.isVisibleTo(sheet)
     assert sheet.banner_label.text() == (
-        "Add an API key for openai in Agent settings (stored in the OS keychain)."
+        "Add an API key for OpenAI in Agent settings (stored in the OS keychain)."
     )
     assert not sheet.send_button.isEnabled()
     sheet.banner_button.click()
@@ -449,7 +449,7 @@ def test_a_run_sent_before_the_settings_check_still_says_what_to_configure(
     assert sheet.checking and sheet.send_button.isEnabled()  # the keychain is not read yet
     send(sheet, "Rename")
     assert finish(qloop, sheet) == "failed"
-    missing = "Add an API key for openai in Agent settings (stored in the OS keychain)."
+    missing = "Add an API key for OpenAI in Agent settings (stored in the OS keychain)."
     assert sheet.chat.bubbles[-1].text() == missing
     assert sheet.banner.isVisibleTo(sheet) and sheet.banner_label.text() == missing
     assert not sheet.send_button.isEnabled()
