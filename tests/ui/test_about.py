@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from studio.notices import bundled_distributions
 from studio.ui.about import AboutDialog
 from studio.ui.identity import FileOpens
-from tests.ui.studio_harness import OFFSCREEN_SIZE_HINTS, build_studio
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
 
 # The dialog is raised when it opens; the offscreen platform cannot raise windows and says so.
 pytestmark = pytest.mark.qt_log_ignore(
@@ -42,9 +42,9 @@ def open_about(studio: Any, qtbot: Any) -> AboutDialog:
 
 
 def test_help_about_shows_the_version_and_the_bundled_licences(
-    qloop: asyncio.AbstractEventLoop, qtbot: Any, tmp_path: Path
+    make_studio: Any, qloop: asyncio.AbstractEventLoop, qtbot: Any, tmp_path: Path
 ) -> None:
-    studio = build_studio(qloop, qtbot, tmp_path / "home")
+    studio = make_studio(home=tmp_path / "home", extras=False)
     dialog = open_about(studio, qtbot)
     assert f"Version {_version()}" in dialog.title.text()
     names = [
@@ -88,7 +88,7 @@ def test_about_lists_what_the_studio_requires_transitively() -> None:
 
 
 def test_a_file_the_os_asks_to_open_is_imported(
-    qloop: asyncio.AbstractEventLoop, qtbot: Any, tmp_path: Path
+    make_studio: Any, qloop: asyncio.AbstractEventLoop, qtbot: Any, tmp_path: Path
 ) -> None:
     """macOS sends a double-clicked .protobundle as a QFileOpenEvent, before or after start-up."""
     spec = tmp_path / "Opened by the OS.json"
@@ -101,7 +101,7 @@ def test_a_file_the_os_asks_to_open_is_imported(
     app.installEventFilter(opens)
     try:
         QApplication.sendEvent(app, QFileOpenEvent(QUrl.fromLocalFile(str(spec))))  # too early
-        studio = build_studio(qloop, qtbot, tmp_path / "home")
+        studio = make_studio(home=tmp_path / "home", extras=False)
         opens.deliver(studio.controller.import_files)
         studio.settle()
         assert studio.controller.document is not None
