@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from studio.agent.loop import ApprovalAnswer, UserAnswer
 from studio.agent.run_events import InputRequired
+from studio.ui.labels import WrapLabel
 
 Answer = UserAnswer | ApprovalAnswer
 PLACEHOLDER = "Describe a change… (Ctrl+Enter sends)"
@@ -205,7 +206,8 @@ class InstructionBox(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.selection_label = QLabel(self)
+        # Wrapped, breaking inside long addresses: a deep selection never widens the dock.
+        self.selection_label = WrapLabel("", self)
         self.selection_label.setObjectName("selection")
         self.clear_selection_button = QToolButton(self)
         self.clear_selection_button.setText("✕")

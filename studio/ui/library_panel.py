@@ -9,9 +9,9 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, Signal, Sign
 from PySide6.QtGui import QAction, QIcon, QKeyEvent, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
     QMenu,
+    QToolBar,
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -86,8 +86,12 @@ class LibraryPanel(QWidget):
         self.rename_button = self._button("Rename", "Rename the selected prototype (F2)")
         self.delete_button = self._button("Delete", "Delete (Ctrl+Z in the list undoes it)")
 
-        bar = QHBoxLayout()
-        bar.setContentsMargins(0, 0, 0, 0)
+        # A tool bar, not a row of buttons: when the dock is narrow the buttons that do not fit go
+        # behind its » menu, so the commands never make the dock (or the window) wider.
+        bar = self.toolbar = QToolBar("Library commands", self)
+        bar.setObjectName("libraryToolbar")
+        bar.setMovable(False)
+        bar.setFloatable(False)
         for button in (
             self.new_button,
             self.import_button,
@@ -97,10 +101,9 @@ class LibraryPanel(QWidget):
             self.delete_button,
         ):
             bar.addWidget(button)
-        bar.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(bar)
+        layout.addWidget(bar)
         layout.addWidget(self.list)
 
         for text, signal_button in (

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from studio.ui import commands
 from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
+from studio.ui.fit import DockBody
 from studio.ui.inspector import InspectorPanel
 from studio.ui.library_panel import LibraryPanel
 from studio.ui.preview_pane import PreviewPane
@@ -92,8 +93,7 @@ class MainWindow(QMainWindow):
         # agent's `preview` tool renders the draft in a scene of its own, at the preview's size.
         scene = DraftScene(pane.device_size, pane.theme)
         self.agent_sheet = sheet = AgentSheet(c.workspace, renderer=scene, **agent.options())
-        self.agent_dock.setWidget(sheet)
-        self.agent_placeholder.deleteLater()
+        self._body(self.agent_dock).setWidget(sheet)  # deletes the placeholder
         c.workspaceEvent.connect(sheet.on_workspace_event)
         self.closing.connect(sheet.shutdown)
 
@@ -179,9 +179,19 @@ class MainWindow(QMainWindow):
     def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(widget)
+        dock.setWidget(DockBody(widget))
         self.addDockWidget(area, dock)
         return dock
+
+    @staticmethod
+    def _body(dock: QDockWidget) -> DockBody:
+        body = dock.widget()
+        assert isinstance(body, DockBody)  # every dock is built by `_dock`
+        return body
+
+    def panel_of(self, dock: QDockWidget) -> QWidget:
+        """The panel a dock shows (inside the scrolling body that keeps it from widening)."""
+        return self._body(dock).panel()
 
     # ------------------------------------------------------------------ wiring
 

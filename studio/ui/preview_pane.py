@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QPushButton,
     QStackedWidget,
+    QToolBar,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -83,18 +83,24 @@ class PreviewPane(QWidget):
         self.centre.setObjectName("previewCentre")
         self.centre.addWidget(self.placeholder)
 
-        bar = QHBoxLayout()
-        self.toolbar = bar
-        bar.addWidget(self.device_combo)
-        bar.addWidget(self.theme_combo)
-        bar.addWidget(self.edit_button)
-        bar.addWidget(self.chrome_button)
-        bar.addWidget(self.reset_button)
-        bar.addStretch(1)
-        bar.addWidget(self.log_toggle)
+        # A tool bar: what does not fit a narrow window goes behind its » menu, so the preview's
+        # controls never set the window's minimum width.
+        bar = self.toolbar = QToolBar("Preview", self)
+        bar.setObjectName("previewToolbar")
+        bar.setMovable(False)
+        bar.setFloatable(False)
+        for control in (
+            self.device_combo,
+            self.theme_combo,
+            self.edit_button,
+            self.chrome_button,
+            self.reset_button,
+            self.log_toggle,
+        ):
+            bar.addWidget(control)
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.addLayout(bar)
+        self._layout.addWidget(bar)
         self._layout.addWidget(self.centre, 1)
         self._layout.addWidget(self.event_log)
         self.log_toggle.toggled.connect(self.event_log.setVisible)
@@ -127,6 +133,14 @@ class PreviewPane(QWidget):
         self.preview.set_edit_mode(self.edit_button.isChecked())
         self.preview.set_device_chrome(self.chrome_button.isChecked())
         return self.preview
+
+    def add_leading(self, widget: QWidget) -> None:
+        """Put `widget` first in the preview's tool bar (device mode's phone picker)."""
+        actions = self.toolbar.actions()
+        if actions:
+            self.toolbar.insertWidget(actions[0], widget)
+        else:
+            self.toolbar.addWidget(widget)
 
     def present(self, shown: Shown) -> None:
         """Show what the workspace shows: a prototype just opened from its initial state, an
