@@ -26,6 +26,7 @@ from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
 from studio.ui.fit import DockBody
 from studio.ui.inspector import InspectorPanel
+from studio.ui.keyboard import TabLeaves, UndoEverywhere, shortcuts_action
 from studio.ui.library_panel import LibraryPanel
 from studio.ui.preview_pane import PreviewPane
 from studio.ui.revisions_panel import RevisionsPanel
@@ -94,6 +95,7 @@ class MainWindow(QMainWindow):
         scene = DraftScene(pane.device_size, pane.theme)
         self.agent_sheet = sheet = AgentSheet(c.workspace, renderer=scene, **agent.options())
         self._body(self.agent_dock).setWidget(sheet)  # deletes the placeholder
+        TabLeaves(sheet.instruction)
         c.workspaceEvent.connect(sheet.on_workspace_event)
         self.closing.connect(sheet.shutdown)
 
@@ -163,7 +165,13 @@ class MainWindow(QMainWindow):
             self.agent_dock,
         ):
             view_menu.addAction(dock.toggleViewAction())
-        self.menuBar().addMenu("&Help").addAction(about_action(self))
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(shortcuts_action(self))
+        help_menu.addAction(about_action(self))
+        # Keys: Ctrl+Z/Ctrl+Shift+Z reach the prototype from any field with nothing of its own
+        # to undo; Tab leaves the JSON editor (Ctrl+] / Ctrl+[ indent with spaces).
+        self.undo_everywhere = UndoEverywhere(self)
+        TabLeaves(self.inspector.json_edit, indent=True)
         a["undo_delete"].setEnabled(False)
 
         self.undo_delete_button = QPushButton("Undo delete", self)
