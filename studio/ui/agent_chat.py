@@ -215,6 +215,7 @@ class InstructionBox(QWidget):
         self.text = QPlainTextEdit(self)
         self.text.setPlaceholderText(PLACEHOLDER)
         self.text.setMaximumHeight(90)
+        self.text.setMinimumHeight(48)  # two lines: the sheet fits a 720 px screen
         self.text.installEventFilter(SendOnCtrlEnter(self.sendRequested.emit, self))
         self.send_button = QPushButton("Send", self)
         self.send_button.setDefault(True)

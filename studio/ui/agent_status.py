@@ -8,6 +8,7 @@ import time
 
 from PySide6.QtWidgets import (
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -57,12 +58,15 @@ class CountersBar(QWidget):
         self.tokens_label = QLabel(self)
         self.cost_label = QLabel(self)
         self.time_label = QLabel(self)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        for label in (self.turns_label, self.tokens_label, self.cost_label, self.time_label):
+        # Two rows of two: the counters never make the sheet wider than a laptop's dock.
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setVerticalSpacing(0)
+        labels = (self.turns_label, self.cost_label, self.tokens_label, self.time_label)
+        for n, label in enumerate(labels):
             label.setObjectName("counters")
-            row.addWidget(label)
-        row.addStretch(1)
+            grid.addWidget(label, n // 2, n % 2)
+        grid.setColumnStretch(1, 1)
 
     def show_counters(self, c: RunCounters, config: AgentConfig) -> None:
         self.turns_label.setText(f"Turns {c.turn}/{c.max_turns}")

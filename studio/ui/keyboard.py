@@ -13,7 +13,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QTextCursor
+from PySide6.QtGui import (
+    QAction,
+    QFocusEvent,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QPen,
+    QTextCursor,
+)
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -302,3 +311,97 @@ class UndoEverywhere(QObject):
             event.ignore()  # not claimed: the window's shortcut gets the key
             return True
         return False
+
+
+def focus_stops(region: QWidget) -> list[QWidget]:
+    """The widgets inside `region` that Tab stops on now (visible, enabled, taking Tab focus,
+    not behind another tab), in reading order: top to bottom in rows, left to right in a row."""
+    found: list[tuple[int, int, QWidget]] = []
+    for widget in [region, *region.findChildren(QWidget)]:
+        if widget.focusProxy() is not None or widget.isWindow():
+            continue
+        if not (widget.focusPolicy() & Qt.FocusPolicy.TabFocus):
+            continue
+        if not widget.isVisible() or not widget.isEnabled() or widget.visibleRegion().isEmpty():
+            continue
+        if not isinstance(widget, QWidget):
+            continue
+        top_left = widget.mapTo(region, widget.rect().topLeft())
+        centre = widget.mapTo(region, widget.rect().center())
+        # Rows: widgets whose centres are within a line's height share one (a tool bar's).
+        found.append((min(centre.y(), top_left.y() + 12) // 16, top_left.x(), widget))
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [widget for _, _, widget in found]
+
+
+def reading_order(regions: list[QWidget]) -> list[QWidget]:
+    """Every focus stop of `regions` (the panels, in the order a designer reads them)."""
+    order: list[QWidget] = []
+    for region in regions:
+        if region.isVisible():
+            order.extend(w for w in focus_stops(region) if w not in order)
+    return order
+
+
+def next_focus(regions: list[QWidget], current: QWidget | None, forward: bool) -> QWidget | None:
+    """The stop after (before) `current` in reading order, wrapping; None when `current` is in
+    none of the regions (the menu bar, a dialog): Qt's own order applies there."""
+    order = reading_order(regions)
+    if not order:
+        return None
+    index = _index_of(order, current)
+    if index is None:
+        return None
+    step = 1 if forward else -1
+    return order[(index + step) % len(order)]
+
+
+def _index_of(order: list[QWidget], current: QWidget | None) -> int | None:
+    widget = current
+    while widget is not None:  # a field inside a stop (a combo's line edit) counts as the stop
+        if widget in order:
+            return order.index(widget)
+        widget = widget.parentWidget()
+    return None
+
+
+class FocusRing(QWidget):
+    """A 2 px ring in the palette's highlight colour around `target` while it has the keyboard
+    focus, for the stops the style draws no ring on (the Qt Quick preview, an empty list)."""
+
+    def __init__(self, target: QWidget) -> None:
+        super().__init__(target.parentWidget())
+        self.setObjectName("focusRing")
+        self._target = target
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        target.installEventFilter(self)
+        self.hide()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.FocusIn and isinstance(event, QFocusEvent):
+            keyboard = event.reason() in (
+                Qt.FocusReason.TabFocusReason,
+                Qt.FocusReason.BacktabFocusReason,
+                Qt.FocusReason.ShortcutFocusReason,
+            )
+            if keyboard:
+                self._place()
+                self.show()
+                self.raise_()
+        elif kind in (QEvent.Type.FocusOut, QEvent.Type.Hide):
+            self.hide()
+        elif kind in (QEvent.Type.Move, QEvent.Type.Resize) and self.isVisible():
+            self._place()
+        return False
+
+    def _place(self) -> None:
+        self.setGeometry(self._target.geometry().adjusted(-2, -2, 2, 2))
+
+    def paintEvent(self, event: object) -> None:  # noqa: N802 (Qt's name)
+        painter = QPainter(self)
+        pen = QPen(self.palette().color(QPalette.ColorRole.Highlight), 2)
+        painter.setPen(pen)
+        painter.drawRect(self.rect().adjusted(1, 1, -1, -1))
+        painter.end()

@@ -26,7 +26,13 @@ from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
 from studio.ui.fit import DockBody
 from studio.ui.inspector import InspectorPanel
-from studio.ui.keyboard import TabLeaves, UndoEverywhere, shortcuts_action
+from studio.ui.keyboard import (
+    FocusRing,
+    TabLeaves,
+    UndoEverywhere,
+    next_focus,
+    shortcuts_action,
+)
 from studio.ui.library_panel import LibraryPanel
 from studio.ui.preview_pane import PreviewPane
 from studio.ui.revisions_panel import RevisionsPanel
@@ -119,12 +125,20 @@ class MainWindow(QMainWindow):
         self.library_dock = self._dock("libraryDock", "Library", self.library_panel, left)
         self.tree_dock = self._dock("specTreeDock", "Spec tree", self.spec_tree, left)
         self.agent_dock = self._dock("agentDock", "Agent", self.agent_placeholder, right)
-        self.inspector_dock = self._dock("inspectorDock", "Inspector", self.inspector, right)
-        self.revisions_dock = self._dock("revisionsDock", "Revisions", self.revisions, right)
+        self.inspector_dock = self._dock(
+            "inspectorDock", "Inspector", self.inspector, right, keep_height=False
+        )
+        self.revisions_dock = self._dock(
+            "revisionsDock", "Revisions", self.revisions, right, keep_height=False
+        )
         self.tabifyDockWidget(self.inspector_dock, self.revisions_dock)
         self.inspector_dock.raise_()
         self.resizeDocks(
             [self.library_dock, self.agent_dock], [360, 340], Qt.Orientation.Horizontal
+        )
+        # The agent sheet gets most of the right column, the inspector the rest.
+        self.resizeDocks(
+            [self.agent_dock, self.inspector_dock], [500, 340], Qt.Orientation.Vertical
         )
 
         self.actions_by_name = commands.build_actions(self)
@@ -184,10 +198,18 @@ class MainWindow(QMainWindow):
         self.installEventFilter(self.drop_filter)
         self._fill_recent([])
 
-    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    def _dock(
+        self,
+        name: str,
+        title: str,
+        widget: QWidget,
+        area: Qt.DockWidgetArea,
+        *,
+        keep_height: bool = True,
+    ) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(DockBody(widget))
+        dock.setWidget(DockBody(widget, keep_height=keep_height))
         self.addDockWidget(area, dock)
         return dock
 
@@ -205,6 +227,9 @@ class MainWindow(QMainWindow):
 
     def _connect_signals(self) -> None:
         c, a = self.controller, self.actions_by_name
+        # Rings where the style draws none: the Qt Quick preview and the event log.
+        FocusRing(self.preview_pane.preview.quick_widget)
+        FocusRing(self.preview_pane.event_log)
         c.attach_preview(self.preview_pane.preview)
 
         # Controller -> panels.
@@ -360,6 +385,32 @@ class MainWindow(QMainWindow):
 
     def save_layout(self) -> None:
         self.settings.set_window_state(self.saveGeometry(), self.saveState())
+
+    def focus_regions(self) -> list[QWidget]:
+        """The panels in reading order: the left docks, the preview, the right docks."""
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        docks = [d for d in self.findChildren(QDockWidget) if not d.isFloating()]
+
+        def place(dock: QDockWidget) -> tuple[int, int, int]:
+            area = self.dockWidgetArea(dock)
+            column = 0 if area == left else 2 if area == right else 1
+            return column, dock.y(), dock.x()
+
+        ordered = sorted(docks, key=place)
+        before = [d for d in ordered if place(d)[0] == 0]
+        after = [d for d in ordered if place(d)[0] != 0]
+        return [*before, self.preview_pane, *after]
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt's names)
+        """Tab crosses the panels in reading order (`keyboard.next_focus`)."""
+        from PySide6.QtWidgets import QApplication
+
+        target = next_focus(self.focus_regions(), QApplication.focusWidget(), next)
+        if target is None:
+            return super().focusNextPrevChild(next)
+        reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+        target.setFocus(reason)
+        return True
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed:

@@ -79,9 +79,14 @@ def test_the_window_fits_1280_by_720_with_every_panel_usable(
         assert isinstance(body, DockBody)
         panel = body.panel()
         need = panel.minimumSizeHint()
-        # Usable: the panel gets at least the width its own hint asks for, no sideways scroll.
-        assert body.viewport().width() >= need.width(), (dock.objectName(), need)
-        assert panel.width() >= need.width()
+        # Usable: each panel gets at least the size its own hints ask for: nothing is cut off
+        # or squeezed, and the agent sheet, library and tree need no scrolling at all.
+        assert panel.width() >= need.width() and panel.height() >= need.height()
+        assert body.horizontalScrollBar().maximum() == 0, dock.objectName()
+        if dock.objectName() != "inspectorDock":
+            assert not body.scrolls(), (dock.objectName(), need, body.viewport().size())
+        else:  # a form may scroll up and down, but here it fits too
+            assert body.viewport().height() >= need.height()
     preview = window.preview_pane
     assert preview.width() >= 360 and preview.centre.height() >= 300  # room for a phone
     for panel in (window.library_panel.list, window.spec_tree, preview.toolbar):

@@ -158,3 +158,80 @@ def test_ctrl_z_undoes_the_prototype_from_the_agents_instruction_box(studio: Any
     assert document.spec["root"]["children"][0]["text"] == "Hello"
     QTest.keyClick(box, Qt.Key.Key_Tab)
     assert QApplication.focusWidget() is not box and box.toPlainText() == ""
+
+
+def region_of(window: Any, widget: Any) -> str:
+    names = {
+        "libraryDock": "library",
+        "specTreeDock": "tree",
+        "agentDock": "agent",
+        "inspectorDock": "inspector",
+        "revisionsDock": "revisions",
+    }
+    while widget is not None:
+        if widget.objectName() in names:
+            return names[widget.objectName()]
+        if widget is window.preview_pane:
+            return "preview"
+        widget = widget.parentWidget()
+    return "elsewhere"
+
+
+def walk(studio: Any, start: Any, key: Qt.Key, steps: int) -> list[Any]:
+    focus(studio, start)
+    seen = [start]
+    for _ in range(steps):
+        mod = SHIFT if key == Qt.Key.Key_Backtab else Qt.KeyboardModifier.NoModifier
+        QTest.keyClick(QApplication.focusWidget(), key, mod)
+        seen.append(QApplication.focusWidget())
+    return seen
+
+
+def runs(names: list[str]) -> list[str]:
+    """`names` with repeats folded: [a, a, b, a] -> [a, b, a]."""
+    return [n for i, n in enumerate(names) if i == 0 or names[i - 1] != n]
+
+
+def test_tab_crosses_the_panels_in_reading_order(studio: Any) -> None:
+    window = studio.window
+    start = window.library_panel.list
+    stops = walk(studio, start, Qt.Key.Key_Tab, 60)
+    loop = stops[: stops.index(start, 1) + 1]  # once round, back to the start
+    order = runs([region_of(window, w) for w in loop])
+    # Left column, the preview, the right column; within the library its tool bar first.
+    assert order == ["library", "tree", "preview", "agent", "inspector", "library"]
+    assert loop[-2] is not window.library_panel.list and region_of(window, loop[-2]) == "library"
+    assert loop[-2].text() == "Rename"  # the library's tool bar comes before its list
+    preview = [w for w in loop if region_of(window, w) == "preview"]
+    assert preview[1] is window.preview_pane.device_combo  # the tool bar, left to right
+    assert window.preview_pane.event_log in preview
+    # Shift+Tab goes the same way back.
+    back = walk(studio, start, Qt.Key.Key_Backtab, len(loop) - 1)
+    assert back == [loop[0], *reversed(loop[:-1])][: len(back)]
+
+
+def test_every_focus_stop_shows_a_focus_ring(studio: Any) -> None:
+    """Each stop Tab reaches looks different while it has the keyboard focus than once Tab
+    moved on (Qt draws rings only for keyboard focus, so the walk is made with real Tabs)."""
+    window = studio.window
+    start = window.library_panel.list
+    focus(studio, start)
+    QTest.keyClick(start, Qt.Key.Key_Tab)
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab, SHIFT)  # keyboard focus now
+    without_ring: list[str] = []
+    visited: list[Any] = []
+    for _ in range(60):
+        widget = QApplication.focusWidget()
+        if widget in visited:
+            break
+        visited.append(widget)
+        # The widget and a 3 px margin, as its parent shows it (a ring may be drawn around it).
+        area = widget.geometry().adjusted(-3, -3, 3, 3)
+        focused = widget.parentWidget().grab(area).toImage()
+        QTest.keyClick(widget, Qt.Key.Key_Tab)
+        assert QApplication.focusWidget() is not widget
+        if widget.parentWidget().grab(area).toImage() == focused:
+            label = widget.text() if hasattr(widget, "text") and callable(widget.text) else ""
+            without_ring.append(f"{type(widget).__name__} {widget.objectName()} {label}".strip())
+    assert len(visited) > 15
+    assert without_ring == [], without_ring
