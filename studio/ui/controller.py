@@ -458,8 +458,21 @@ class StudioController(QObject):
 
     # ------------------------------------------------------------------ exports
 
+    def save(self) -> None:
+        """Ctrl+S: write the open prototype now, after any save still under way, and say so
+        (every change is saved as it is made; this makes sure and tells the designer)."""
+        document = self.document
+        if document is None or document.entry_id is None:
+            self._status("Nothing to save: no prototype is open")
+            return
+        self.spawn(self._save(document), label="Save")
+
+    async def _save(self, document: Document) -> None:
+        await self._persist(document)  # the library's lane runs it after any earlier save
+        self._status(f"Saved {document.name}: every change is also saved as you make it")
+
     def export_bundle(self, path: str | Path, entry_id: str | None = None) -> None:
-        """Ctrl+S: the open (or given) prototype as a .protobundle."""
+        """File > Export bundle (Ctrl+E): the open (or given) prototype as a .protobundle."""
         target = entry_id or (self.document.entry_id if self.document else None)
         if target is None:
             self._error("Export: no prototype is open")

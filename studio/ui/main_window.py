@@ -149,6 +149,7 @@ class MainWindow(QMainWindow):
         self.recent_menu = QMenu("Open &recent", self)
         self.recent_menu.setObjectName("recentMenu")
         file_menu.addMenu(self.recent_menu)
+        file_menu.addAction(a["save"])
         file_menu.addSeparator()
         for name in ("export_bundle", "export_spec", "export_png"):
             file_menu.addAction(a[name])
@@ -269,19 +270,22 @@ class MainWindow(QMainWindow):
 
         # Menu commands.
         a["new"].triggered.connect(self._show_new_menu)
-        a["open"].triggered.connect(lambda: commands.ask_open(self, lambda p: c.import_files([p])))
+        a["open"].triggered.connect(
+            lambda: commands.ask_open(self, lambda p: c.import_files([p]), self.settings)
+        )
+        a["save"].triggered.connect(c.save)
         a["paste_spec"].triggered.connect(c.import_clipboard)
         a["export_bundle"].triggered.connect(lambda: self._ask_export_bundle(None))
         a["export_spec"].triggered.connect(
             lambda: commands.ask_save(
                 self, "Export spec JSON", commands.JSON_FILTER, "json",
-                self._suggested("json"), c.export_spec,
+                self._suggested("json"), c.export_spec, self.settings,
             )
         )  # fmt: skip
         a["export_png"].triggered.connect(
             lambda: commands.ask_save(
                 self, "Export preview PNG", commands.PNG_FILTER, "png",
-                self._suggested("png"), c.export_png,
+                self._suggested("png"), c.export_png, self.settings,
             )
         )  # fmt: skip
         a["quit"].triggered.connect(self.close)
@@ -349,6 +353,7 @@ class MainWindow(QMainWindow):
             "protobundle",
             self._suggested("protobundle"),
             lambda path: self.controller.export_bundle(path, entry_id),
+            self.settings,
         )
 
     def _show_new_menu(self) -> None:

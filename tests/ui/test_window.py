@@ -422,7 +422,7 @@ def test_ctrl_n_offers_the_templates(studio: Studio, qtbot: Any) -> None:
     menu.hide()
 
 
-def test_ctrl_s_exports_the_open_prototype(studio: Studio, demo_file: Path, tmp_path: Path) -> None:
+def test_ctrl_e_exports_the_open_prototype(studio: Studio, demo_file: Path, tmp_path: Path) -> None:
     open_demo(studio, demo_file)
     target = tmp_path / "saved.protobundle"
 
@@ -433,7 +433,7 @@ def test_ctrl_s_exports_the_open_prototype(studio: Studio, demo_file: Path, tmp_
         dialog.accept()
 
     QTimer.singleShot(0, choose)
-    QTest.keyClick(studio.window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(studio.window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     studio.wait_for(lambda: target.is_file())
     assert zipfile.is_zipfile(target)
     assert studio.status == "Exported saved.protobundle"

@@ -1,0 +1,110 @@
+"""Library and preview habits: Ctrl+S saves and says so (Export has its own key), file dialogs
+open in the last folder used (else Documents), and the library can be searched and sorted with
+thumbnails large enough to recognise."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
+
+pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
+
+SPEC = {
+    "id": "habits",
+    "window": {"placement": {"type": "fullscreen"}},
+    "root": {
+        "type": "column",
+        "children": [
+            {"type": "text", "id": "title", "text": "Hello"},
+            {"type": "button", "id": "go", "label": "Go"},
+        ],
+    },
+}
+
+
+@pytest.fixture
+def spec_file(tmp_path: Path) -> Path:
+    folder = tmp_path / "designs"
+    folder.mkdir()
+    path = folder / "habits.json"
+    path.write_text(json.dumps(SPEC), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def user_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home folder of the test's own, with a Documents folder (Qt's DocumentsLocation)."""
+    home = tmp_path / "user"
+    (home / "Documents").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    return home
+
+
+@pytest.fixture
+def studio(make_studio: Any, spec_file: Path, user_home: Path) -> Any:
+    studio = make_studio(spec_file)
+    studio.window.activateWindow()
+    studio.wait_for(lambda: QApplication.activeWindow() is studio.window)
+    return studio
+
+
+def file_dialog(studio: Any) -> QFileDialog:
+    dialogs = [d for d in studio.window.findChildren(QFileDialog) if d.isVisible()]
+    assert len(dialogs) == 1
+    return dialogs[0]
+
+
+def test_ctrl_s_saves_now_and_says_so_and_export_has_its_own_key(studio: Any) -> None:
+    window, controller = studio.window, studio.controller
+    document = controller.document
+    controller.select("title")
+    studio.settle()
+    window.inspector.text_edit.setText("Saved text")
+    window.inspector.apply_form_button.click()
+    QTest.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    studio.settle()
+    assert studio.status == "Saved habits: every change is also saved as you make it"
+    on_disk = studio.library.load_spec(document.entry_id)
+    assert on_disk["root"]["children"][0]["text"] == "Saved text"
+    assert not [d for d in window.findChildren(QFileDialog) if d.isVisible()]  # no file dialog
+    export = window.findChild(QAction, "action_export_bundle")
+    assert export.shortcut() == QKeySequence("Ctrl+E")
+    QTest.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    dialog = file_dialog(studio)
+    assert dialog.windowTitle() == "Export bundle"
+    dialog.reject()
+
+
+def test_file_dialogs_open_in_the_last_folder_used_else_documents(
+    studio: Any, spec_file: Path, tmp_path: Path, user_home: Path
+) -> None:
+    window = studio.window
+    window.findChild(QAction, "action_open").trigger()
+    dialog = file_dialog(studio)
+    assert Path(dialog.directory().absolutePath()) == (user_home / "Documents").resolve()
+    dialog.selectFile(str(spec_file))
+    dialog.accept()  # the designer opens a file in designs/
+    studio.settle()
+    window.findChild(QAction, "action_export_spec").trigger()
+    dialog = file_dialog(studio)
+    assert Path(dialog.directory().absolutePath()) == spec_file.parent.resolve()
+    out = tmp_path / "elsewhere"
+    out.mkdir()
+    dialog.selectFile(str(out / "copy.json"))
+    dialog.accept()
+    studio.settle()
+    assert (out / "copy.json").is_file()
+    window.findChild(QAction, "action_export_png").trigger()
+    dialog = file_dialog(studio)
+    assert Path(dialog.directory().absolutePath()) == out.resolve()  # remembered across uses
+    dialog.reject()
