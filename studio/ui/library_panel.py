@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QIcon, QKeyEvent, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QLineEdit,
     QMenu,
     QToolBar,
     QToolButton,
@@ -23,7 +24,9 @@ from studio.library.entries import LibraryEntry
 from studio.library.templates import Template
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
-THUMB_SIZE = QSize(27, 48)
+# Large enough to recognise a screen (a phone's 9:16, about a fifth of the list's width).
+THUMB_SIZE = QSize(45, 80)
+COLUMNS = ("name", "source", "modified")
 SOURCE_LABELS = {
     "file": "File",
     "paste": "Pasted",
@@ -76,6 +79,18 @@ class LibraryPanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
 
+        # Search (name or source, as typed) and sort (click a column; newest first to start).
+        self.search = QLineEdit(self)
+        self.search.setObjectName("librarySearch")
+        self.search.setPlaceholderText("Search prototypes")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._apply_search)
+        self._sort_column, self._sort_order = 2, Qt.SortOrder.DescendingOrder
+        header.setSectionsClickable(True)
+        header.setSortIndicatorShown(True)
+        header.setSortIndicator(self._sort_column, self._sort_order)
+        header.sectionClicked.connect(self._sort_clicked)
+
         self.new_menu = QMenu("New from template", self)
         self.new_button = self._button("New", "New from template (Ctrl+N)")
         self.new_button.setMenu(self.new_menu)
@@ -104,6 +119,7 @@ class LibraryPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(bar)
+        layout.addWidget(self.search)
         layout.addWidget(self.list)
 
         for text, signal_button in (
@@ -161,7 +177,7 @@ class LibraryPanel(QWidget):
         try:
             self.list.clear()
             self._entries = {e.id: e for e in entries}
-            for entry in entries:
+            for entry in self._sorted(entries):
                 item = QTreeWidgetItem(
                     [
                         entry.name,
@@ -177,9 +193,48 @@ class LibraryPanel(QWidget):
                 self.list.addTopLevelItem(item)
         finally:
             self._filling = False
+        self._apply_search()
         if current in self._entries:
             self.select(current)
         self._update_buttons()
+
+    def sort_by(self, column: str, order: Qt.SortOrder) -> None:
+        """Sort the list by "name", "source" or "modified" (what clicking a column header does)."""
+        self._sort_column, self._sort_order = COLUMNS.index(column), order
+        self.list.header().setSortIndicator(self._sort_column, order)
+        self.set_entries(list(self._entries.values()))
+
+    def _sort_clicked(self, section: int) -> None:
+        if section == self._sort_column:
+            ascending = self._sort_order == Qt.SortOrder.AscendingOrder
+            order = Qt.SortOrder.DescendingOrder if ascending else Qt.SortOrder.AscendingOrder
+        else:  # names and sources A to Z first, dates newest first
+            descending = section == 2
+            order = Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
+        self.sort_by(COLUMNS[section], order)
+
+    def _sorted(self, entries: Sequence[LibraryEntry]) -> list[LibraryEntry]:
+        column = COLUMNS[self._sort_column]
+
+        def key(entry: LibraryEntry) -> str:
+            if column == "name":
+                return entry.name.casefold()
+            if column == "source":
+                return SOURCE_LABELS.get(entry.source, entry.source).casefold()
+            return entry.modified
+
+        reverse = self._sort_order == Qt.SortOrder.DescendingOrder
+        return sorted(entries, key=key, reverse=reverse)  # stable: ties keep their order
+
+    def _apply_search(self) -> None:
+        needle = self.search.text().strip().casefold()
+        for item in self._items():
+            text = f"{item.text(0)} {item.text(1)}".casefold()
+            item.setHidden(bool(needle) and needle not in text)
+
+    def shown_ids(self) -> list[str]:
+        """The entries the list shows now (after the search), top to bottom."""
+        return [str(i.data(0, ID_ROLE)) for i in self._items() if not i.isHidden()]
 
     def set_thumbnail(self, entry_id: str, png: bytes) -> None:
         pixmap = QPixmap()
