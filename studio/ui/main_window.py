@@ -230,7 +230,7 @@ class MainWindow(QMainWindow):
         c, a = self.controller, self.actions_by_name
         # Rings where the style draws none: the Qt Quick preview and the event log.
         FocusRing(self.preview_pane.preview.quick_widget)
-        FocusRing(self.preview_pane.event_log)
+        FocusRing(self.preview_pane.event_log.view)
         c.attach_preview(self.preview_pane.preview)
 
         # Controller -> panels.

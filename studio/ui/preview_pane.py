@@ -11,7 +11,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
-    QListWidget,
     QPushButton,
     QStackedWidget,
     QToolBar,
@@ -19,6 +18,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from studio.ui.event_log import EventLog
 
 if TYPE_CHECKING:
     from studio.preview.widget import PreviewWidget
@@ -31,7 +32,6 @@ DEVICE_SIZES: list[tuple[str, int, int]] = [
     ("Foldable · 673×841", 673, 841),
 ]
 THEMES = [("Light", "light"), ("Dark", "dark"), ("System", "system")]
-MAX_LOG_LINES = 200
 
 
 class PreviewPane(QWidget):
@@ -72,9 +72,7 @@ class PreviewPane(QWidget):
         self.log_toggle.setText("Events")
         self.log_toggle.setCheckable(True)
         self.log_toggle.setChecked(True)
-        self.event_log = QListWidget(self)
-        self.event_log.setObjectName("eventLog")
-        self.event_log.setMaximumHeight(120)
+        self.event_log = EventLog(self)
         self.status = QLabel("", self)
         self.placeholder = QLabel("Loading the preview…", self)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -211,13 +209,10 @@ class PreviewPane(QWidget):
         self._add_line(f"refused: {refusal.message}")
 
     def _add_line(self, line: str) -> None:
-        self.event_log.addItem(line)
-        while self.event_log.count() > MAX_LOG_LINES:
-            self.event_log.takeItem(0)
-        self.event_log.scrollToBottom()
+        self.event_log.add_line(line)
 
     def log_lines(self) -> list[str]:
-        return [self.event_log.item(i).text() for i in range(self.event_log.count())]
+        return self.event_log.lines()
 
     def _on_device(self, index: int) -> None:
         width, height = self.device_combo.itemData(index)

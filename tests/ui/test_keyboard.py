@@ -200,11 +200,11 @@ def test_tab_crosses_the_panels_in_reading_order(studio: Any) -> None:
     order = runs([region_of(window, w) for w in loop])
     # Left column, the preview, the right column; within the library its tool bar first.
     assert order == ["library", "tree", "preview", "agent", "inspector", "library"]
-    assert loop[-2] is not window.library_panel.list and region_of(window, loop[-2]) == "library"
-    assert loop[-2].text() == "Rename"  # the library's tool bar comes before its list
+    # Within the library, top to bottom: its tool bar, the search field, then the list.
+    assert loop[-2] is window.library_panel.search and loop[-3].text() == "Rename"
     preview = [w for w in loop if region_of(window, w) == "preview"]
     assert preview[1] is window.preview_pane.device_combo  # the tool bar, left to right
-    assert window.preview_pane.event_log in preview
+    assert window.preview_pane.event_log.view in preview
     # Shift+Tab goes the same way back.
     back = walk(studio, start, Qt.Key.Key_Backtab, len(loop) - 1)
     assert back == [loop[0], *reversed(loop[:-1])][: len(back)]

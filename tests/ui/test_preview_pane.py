@@ -161,3 +161,24 @@ def test_the_log_shows_the_phones_appearance_event_and_refusals_as_studio_lines(
     qtbot.waitUntil(lambda: len(pane.log_lines()) == 2)
     assert pane.log_lines()[1].startswith("refused: action 0 (setState)")
     assert [e.kind for e in runtime.events] == ["appearance_changed"]
+
+
+def test_the_event_log_has_a_header_timestamps_a_filter_and_clear(
+    pane: PreviewPane, qtbot: Any
+) -> None:
+    import re
+
+    log = pane.event_log
+    assert log.title.text() == "Events" and log.view.headerItem().text(0) == "Time"
+    tap(pane, qtbot, "add")
+    tap(pane, qtbot, "add")
+    qtbot.waitUntil(lambda: len(log.lines()) >= 2)
+    shown = log.shown()
+    assert all(re.fullmatch(r"\d\d:\d\d:\d\d\.\d\d\d", when) for when, _ in shown)
+    assert [when for when, _ in shown] == sorted(when for when, _ in shown)  # oldest first
+    log.filter.setText("NO SUCH EVENT")
+    assert log.shown() == [] and len(log.lines()) == len(shown)  # hidden, not dropped
+    log.filter.setText(shown[0][1].split()[1].upper())  # a word of the first line, any case
+    assert shown[0] in log.shown()
+    log.clear_button.click()
+    assert log.lines() == [] and pane.log_lines() == []
