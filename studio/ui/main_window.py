@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from studio.ui.devices import DeviceManager
     from studio.ui.permissions import PermissionsDialog
 
+PNG_SCALE_KEY = "export/png_scale"
 AGENT_PLACEHOLDER = "The agent sheet goes here (describe a change, review the draft, apply)."
 
 
@@ -153,6 +154,20 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         for name in ("export_bundle", "export_spec", "export_png"):
             file_menu.addAction(a[name])
+        # Export preview PNG writes device pixels at the scale chosen here (remembered).
+        self.png_scale_menu = file_menu.addMenu("Preview PNG &scale")
+        self.png_scale_group = QActionGroup(self)
+        chosen = self.settings.value(PNG_SCALE_KEY, "1")
+        for scale in (1, 2, 3):
+            action = QAction(f"{scale}x (device pixels × {scale})", self.png_scale_group)
+            action.setObjectName(f"action_png_scale_{scale}")
+            action.setCheckable(True)
+            action.setData(scale)
+            action.setChecked(str(scale) == chosen or (scale == 1 and chosen not in "123"))
+            action.toggled.connect(
+                lambda on, s=scale: on and self.settings.set_value(PNG_SCALE_KEY, str(s))
+            )
+            self.png_scale_menu.addAction(action)
         file_menu.addSeparator()
         file_menu.addAction(a["quit"])
         edit_menu = self.menuBar().addMenu("&Edit")
@@ -285,7 +300,8 @@ class MainWindow(QMainWindow):
         a["export_png"].triggered.connect(
             lambda: commands.ask_save(
                 self, "Export preview PNG", commands.PNG_FILTER, "png",
-                self._suggested("png"), c.export_png, self.settings,
+                self._suggested("png", self.png_scale()),
+                lambda path: c.export_png(path, self.png_scale()), self.settings,
             )
         )  # fmt: skip
         a["quit"].triggered.connect(self.close)
@@ -341,9 +357,15 @@ class MainWindow(QMainWindow):
             fitting[0] if fitting else max(candidates, key=lambda p: _room(p, size, screen))
         )
 
-    def _suggested(self, suffix: str) -> str:
+    def png_scale(self) -> int:
+        """The scale Export preview PNG writes at (File > Preview PNG scale)."""
+        checked = self.png_scale_group.checkedAction()
+        return int(checked.data()) if checked is not None else 1
+
+    def _suggested(self, suffix: str, scale: int = 1) -> str:
         document = self.controller.document
-        return commands.file_name_for(document.name if document else "prototype", suffix)
+        name = document.name if document else "prototype"
+        return commands.file_name_for(f"{name} {scale}x" if scale > 1 else name, suffix)
 
     def _ask_export_bundle(self, entry_id: str | None) -> None:
         commands.ask_save(

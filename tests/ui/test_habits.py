@@ -108,3 +108,30 @@ def test_file_dialogs_open_in_the_last_folder_used_else_documents(
     dialog = file_dialog(studio)
     assert Path(dialog.directory().absolutePath()) == out.resolve()  # remembered across uses
     dialog.reject()
+
+
+def test_export_png_writes_device_pixels_at_the_chosen_scale(studio: Any, tmp_path: Path) -> None:
+    from PySide6.QtGui import QImage
+
+    window = studio.window
+    preview = window.preview_pane.preview
+    studio.wait_for(lambda: not preview.grab_image().isNull())
+    on_screen = preview.grab_image().size()
+    assert on_screen.width() < 360  # drawn smaller than the device in this window
+    width, height = window.preview_pane.device_size()
+    for scale in (1, 3):
+        window.findChild(QAction, f"action_png_scale_{scale}").trigger()
+        window.findChild(QAction, "action_export_png").trigger()
+        dialog = file_dialog(studio)
+        suggested = dialog.selectedFiles()[0]
+        assert Path(suggested).name == ("habits.png" if scale == 1 else f"habits {scale}x.png")
+        out = tmp_path / f"screen{scale}.png"
+        dialog.selectFile(str(out))
+        dialog.accept()
+        studio.wait_for(out.is_file)
+        image = QImage(str(out))
+        assert (image.width(), image.height()) == (width * scale, height * scale)
+        assert (
+            studio.status == f"Exported {out.name} ({width * scale}×{height * scale} px, {scale}x)"
+        )
+    assert studio.settings.value("export/png_scale") == "3"  # remembered
