@@ -1,5 +1,5 @@
-"""The centre of the window: preview toolbar (device size, theme, edit/interact, reset), the
-preview itself and the runtime's event log in a collapsible strip."""
+"""The centre of the window: preview toolbar (device size or a custom one, landscape, theme,
+edit/interact, reset), the preview itself and the runtime's event log in a collapsible strip."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
     QPushButton,
+    QSpinBox,
     QStackedWidget,
     QToolBar,
     QToolButton,
@@ -31,6 +33,7 @@ DEVICE_SIZES: list[tuple[str, int, int]] = [
     ("Small phone · 320×640", 320, 640),
     ("Foldable · 673×841", 673, 841),
 ]
+MIN_SIDE, MAX_SIDE = 200, 2000  # dp: a custom size's bounds
 THEMES = [("Light", "light"), ("Dark", "dark"), ("System", "system")]
 
 
@@ -51,6 +54,26 @@ class PreviewPane(QWidget):
         self.device_combo = QComboBox(self)
         for label, width, height in DEVICE_SIZES:
             self.device_combo.addItem(label, (width, height))
+        self.device_combo.addItem("Custom size…", None)
+        # A custom size (dp), shown while "Custom size…" is chosen; Landscape swaps the sides.
+        self.custom_width = QSpinBox(self)
+        self.custom_height = QSpinBox(self)
+        for box, value, name in (
+            (self.custom_width, 600, "customWidth"),
+            (self.custom_height, 960, "customHeight"),
+        ):
+            box.setObjectName(name)
+            box.setRange(MIN_SIDE, MAX_SIDE)
+            box.setValue(value)
+            box.setSuffix(" dp")
+            box.setKeyboardTracking(False)  # applied when typing ends, not at every digit
+        self.custom_width.setToolTip("Custom device width")
+        self.custom_height.setToolTip("Custom device height")
+        self.rotate_button = QToolButton(self)
+        self.rotate_button.setObjectName("landscape")
+        self.rotate_button.setText("Landscape")
+        self.rotate_button.setCheckable(True)
+        self.rotate_button.setToolTip("Turn the device to landscape (width and height swapped)")
         self.theme_combo = QComboBox(self)
         for label, value in THEMES:
             self.theme_combo.addItem(label, value)
@@ -87,15 +110,22 @@ class PreviewPane(QWidget):
         bar.setObjectName("previewToolbar")
         bar.setMovable(False)
         bar.setFloatable(False)
+        self._custom_actions: list[QAction] = []
         for control in (
             self.device_combo,
+            self.custom_width,
+            self.custom_height,
+            self.rotate_button,
             self.theme_combo,
             self.edit_button,
             self.chrome_button,
             self.reset_button,
             self.log_toggle,
         ):
-            bar.addWidget(control)
+            action = bar.addWidget(control)
+            if control in (self.custom_width, self.custom_height):
+                self._custom_actions.append(action)
+        self._show_custom()
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addWidget(bar)
@@ -117,6 +147,9 @@ class PreviewPane(QWidget):
         self.centre.removeWidget(self.placeholder)
         self.placeholder.hide()
         self.device_combo.currentIndexChanged.connect(self._on_device)
+        self.rotate_button.toggled.connect(lambda _on: self._apply_size())
+        self.custom_width.valueChanged.connect(lambda _v: self._apply_size())
+        self.custom_height.valueChanged.connect(lambda _v: self._apply_size())
         self.theme_combo.currentIndexChanged.connect(self._on_theme)
         self.edit_button.toggled.connect(self.preview.set_edit_mode)
         self.chrome_button.toggled.connect(self.preview.set_device_chrome)
@@ -164,8 +197,15 @@ class PreviewPane(QWidget):
         self.preview.apply_change(spec, list(changed))
 
     def device_size(self) -> tuple[int, int]:
-        """The device size chosen in the toolbar (dp)."""
-        width, height = self.device_combo.currentData()
+        """The device size chosen in the toolbar (dp): a preset or the custom size, turned to
+        landscape when Landscape is on."""
+        data = self.device_combo.currentData()
+        if data is None:
+            width, height = self.custom_width.value(), self.custom_height.value()
+        else:
+            width, height = data
+        if self.rotate_button.isChecked():
+            width, height = height, width
         return int(width), int(height)
 
     def theme(self) -> str:
@@ -185,6 +225,9 @@ class PreviewPane(QWidget):
         self.centre.setCurrentWidget(target)
         controls = (
             self.device_combo,
+            self.custom_width,
+            self.custom_height,
+            self.rotate_button,
             self.theme_combo,
             self.edit_button,
             self.chrome_button,
@@ -215,8 +258,17 @@ class PreviewPane(QWidget):
         return self.event_log.lines()
 
     def _on_device(self, index: int) -> None:
-        width, height = self.device_combo.itemData(index)
-        self.preview.set_device_size(width, height)
+        self._show_custom()
+        self._apply_size()
+
+    def _show_custom(self) -> None:
+        custom = self.device_combo.currentData() is None
+        for action in self._custom_actions:
+            action.setVisible(custom)
+
+    def _apply_size(self) -> None:
+        if self.preview is not None:
+            self.preview.set_device_size(*self.device_size())
 
     def _on_theme(self, index: int) -> None:
         self.preview.set_theme(self.theme_combo.itemData(index))

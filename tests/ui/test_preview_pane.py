@@ -182,3 +182,24 @@ def test_the_event_log_has_a_header_timestamps_a_filter_and_clear(
     assert shown[0] in log.shown()
     log.clear_button.click()
     assert log.lines() == [] and pane.log_lines() == []
+
+
+def test_landscape_and_a_custom_size(pane: PreviewPane, qtbot: Any) -> None:
+    pane.resize(1200, 1000)  # the whole tool bar in view (a narrow one folds behind »)
+    screen = pane.preview.screen_item()
+    assert (screen.width(), screen.height()) == (360, 800)
+    assert not pane.custom_width.isVisible()  # only with "Custom size…"
+    pane.rotate_button.click()
+    qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (800, 360))
+    assert pane.device_size() == (800, 360)
+    pane.device_combo.setCurrentIndex(pane.device_combo.findText("Custom size…"))
+    qtbot.waitUntil(lambda: pane.custom_width.isVisible() and pane.custom_height.isVisible())
+    pane.custom_width.setValue(700)
+    pane.custom_height.setValue(1000)
+    qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (1000, 700))  # still landscape
+    pane.rotate_button.click()
+    qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (700, 1000))
+    assert pane.custom_width.maximum() == 2000 and pane.custom_width.minimum() == 200
+    pane.device_combo.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: not pane.custom_width.isVisible())
+    qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (360, 800))
