@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from studio.ui import commands
 from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
+from studio.ui.first_run import FirstRunHint
 from studio.ui.fit import DockBody
 from studio.ui.inspector import InspectorPanel
 from studio.ui.keyboard import (
@@ -112,6 +113,8 @@ class MainWindow(QMainWindow):
         self.resize(1440, 900)
         self.preview_pane = PreviewPane(self, deferred=True)
         self.setCentralWidget(self.preview_pane)
+        self.first_run_hint = FirstRunHint(self.settings, self.preview_pane)
+        self.preview_pane.add_banner(self.first_run_hint)
 
         self.library_panel = LibraryPanel(self)
         self.spec_tree = SpecTreePanel(self)

@@ -165,6 +165,10 @@ class PreviewPane(QWidget):
         self.preview.set_device_chrome(self.chrome_button.isChecked())
         return self.preview
 
+    def add_banner(self, widget: QWidget) -> None:
+        """Show `widget` under the tool bar, above the preview (the first-run hint)."""
+        self._layout.insertWidget(1, widget)
+
     def add_leading(self, widget: QWidget) -> None:
         """Put `widget` first in the preview's tool bar (device mode's phone picker)."""
         actions = self.toolbar.actions()

@@ -135,3 +135,21 @@ def test_export_png_writes_device_pixels_at_the_chosen_scale(studio: Any, tmp_pa
             studio.status == f"Exported {out.name} ({width * scale}×{height * scale} px, {scale}x)"
         )
     assert studio.settings.value("export/png_scale") == "3"  # remembered
+
+
+def test_a_first_run_hint_points_at_selecting_editing_and_the_agent(
+    make_studio: Any, tmp_path: Path, user_home: Path
+) -> None:
+    home = tmp_path / "first"
+    studio = make_studio(home=home)
+    hint = studio.window.first_run_hint
+    assert hint.isVisible()
+    text = hint.label.text()
+    for point in ("Spec tree", "Edit mode", "Inspector", "agent"):
+        assert point in text
+    assert hint.geometry().bottom() < studio.window.preview_pane.centre.geometry().top()
+    hint.close_button.click()
+    assert not hint.isVisible()
+    studio.close()
+    again = make_studio(home=home)  # the next start: the hint was seen
+    assert not again.window.first_run_hint.isVisible()
