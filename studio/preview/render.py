@@ -46,6 +46,10 @@ class SceneError(RuntimeError):
     """The QML scene failed to load (its first error)."""
 
 
+_STILL_ROUNDS = 25  # grabs while animations run (Material's longest is ~300 ms)
+_FRAME_MS = 40  # a little over two 60 Hz frames
+
+
 class HeadlessScene:
     """A preview scene in a top-level QQuickView without the phone frame (for renders/tests)."""
 
@@ -95,8 +99,35 @@ class HeadlessScene:
                 self.view.show()
 
     def grab(self) -> QImage:
+        """The scene once it is still: settled, then grabbed again for as long as Qt keeps
+        drawing new frames (a switch's thumb or a checkbox's check still animating), at most `_STILL_ROUNDS` times (a looping animation, e.g. an
+        indeterminate progress bar, never stops)."""
         settle(controller=self.controller)
+        for _ in range(_STILL_ROUNDS):
+            if not self._drew_frame_within(_FRAME_MS):
+                break
+            settle(controller=self.controller)
         return self.grab_now()
+
+    def _drew_frame_within(self, ms: int) -> bool:
+        """Whether the window draws a new frame within `ms` (a still scene requests none).
+        `afterAnimating` is emitted on the GUI thread for each frame (`frameSwapped` comes from
+        the render thread on xcb, and a Python slot there deadlocks against `grabWindow`)."""
+        swapped = False
+        loop = QEventLoop()
+
+        def on_swap() -> None:
+            nonlocal swapped
+            swapped = True
+            loop.quit()
+
+        self.view.afterAnimating.connect(on_swap)
+        QTimer.singleShot(ms, loop.quit)
+        try:
+            loop.exec()
+        finally:
+            self.view.afterAnimating.disconnect(on_swap)
+        return swapped
 
     def grab_now(self) -> QImage:
         """The scene as it is now (no event-loop passes first)."""
