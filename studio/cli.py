@@ -16,6 +16,7 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "expand": ("studio.spec.cli", "expand", "print a spec with components expanded"),
     "render": ("studio.preview.cli", "render", "headless render of the first screen to PNG"),
     "agent": ("studio.agent.cli", "agent", "headless agent run on a spec"),
+    "eval": ("studio.agent.evaluate", "eval", "the authoring eval: tasks, scores, an HTML report"),
     "surface": ("studio.platform.cli", "surface", "print the generated surface of a platform call"),
     "device": ("studio.device.cli", "device", "list devices, or show a spec on one"),
 }

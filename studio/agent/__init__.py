@@ -18,14 +18,21 @@ Who owns what:
 - tokens.py     token counts (tiktoken for OpenAI models, a calibrated estimate), context windows
 - textcalls.py  tool calls weak models write as text (<tool_call>, functions.NAME:, bare JSON)
 - draft.py      Draft: revisions over the starting spec; preview, apply, discard, undo
-- tools.py      the ten spec tools bound to a draft (outline ... askUser), PreviewProvider
+- tools.py      the eleven spec tools bound to a draft (outline ... askUser, reviseSpec: the
+                guarded whole-spec revision of root, window and theme), PreviewProvider
+- compound.py   the opt-in compound tool set for small models (edit, insert, remove, move,
+                setState, setTheme, check), expanding into the same validated patches
+- reasoning.py  reasoning effort and every provider's translation of it
 - guide.py      the spec guide and system prompt, generated from the JSON Schema
 - session.py    AgentSession: draft + tools + loop + trace, the object the UI and CLI drive:
                 run (with the selected node's subtree), follow_up, resume, cancel, save
 - trace.py      Tracer (trace id, steps), logging, secret masking
 - snapshot.py   versioned run snapshots (asave_snapshot writes off the loop); replay.py re-runs
                 one without a model (Replayer,
-                replay(on_event=) streams the events of a live run)
+                replay(on_event=) streams the events of a live run); resume.py decodes and
+                checks a saved unfinished run whole and continues it (agent --resume)
+- generate.py   New from description: the starting spec, the instruction, the library fields
+- evaluate.py   the authoring eval (`proto-studio eval`): tasks, checks, scores, the report
 - router.py     local vs cloud model per task; keys.py API keys (keychain, env, session;
                 aget/aset/adelete keep the keychain off the event loop)
 - run_events.py the run's events: a typed union (RunEvent) of frozen dataclasses, one TERMINAL,

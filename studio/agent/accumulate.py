@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from studio.agent.events import Finish, ModelEvent, TextDelta, ToolCall, Usage
+from studio.agent.events import Finish, ModelEvent, ReasoningDelta, TextDelta, ToolCall, Usage
 
 
 class _Slot:
@@ -95,6 +95,7 @@ class ChatStreamState:
         self.usage: Usage | None = None
         self.finish_reason: str | None = None
         self.text_chars = 0
+        self.reasoning_chars = 0
         self._usage_paths = usage_paths
 
     def feed(self, chunk: dict[str, Any]) -> list[ModelEvent]:
@@ -117,6 +118,17 @@ class ChatStreamState:
             if choice.get("index", 0) != 0:
                 continue
             delta = choice.get("delta") or choice.get("message") or {}
+            # Reasoning is its own field, never the answer: `reasoning_content` (llama-server,
+            # common/chat.cpp; DeepSeek; older vLLM) or `reasoning` (Ollama openai/openai.go
+            # Message.Reasoning; newer vLLM; OpenRouter).
+            thinking = delta.get("reasoning_content")
+            if thinking is None:
+                thinking = delta.get("reasoning")
+            if thinking:
+                if not isinstance(thinking, str):
+                    raise TypeError(f"delta reasoning is {type(thinking).__name__}, not a string")
+                self.reasoning_chars += len(thinking)
+                out.append(ReasoningDelta(thinking))
             content = delta.get("content")
             if content:
                 if not isinstance(content, str):

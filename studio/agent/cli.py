@@ -24,16 +24,46 @@ def configure_agent(parser: argparse.ArgumentParser) -> None:
     start.add_argument(
         "--template", help="start from a shipped template (resources/templates/ID.json)"
     )
-    parser.add_argument("--instruction", required=True, help="what to change or create")
+    start.add_argument(
+        "--resume",
+        type=Path,
+        metavar="FILE",
+        help="continue an unfinished run from its saved record (checked whole before any model "
+        "call); --base-url, --model and --api default to the record's",
+    )
+    parser.add_argument("--instruction", help="what to change or create (not with --resume)")
+    parser.add_argument(
+        "--answer",
+        default=None,
+        help="with --resume: the answer to the question the run was paused on",
+    )
+    parser.add_argument(
+        "--allow-tool-changes",
+        action="store_true",
+        help="with --resume: continue even if the tools changed since the run was saved",
+    )
     parser.add_argument(
         "--base-url",
-        required=True,
+        default=None,
         help="ends before /chat/completions or /responses, e.g. http://localhost:11434/v1",
     )
-    parser.add_argument("--model", required=True, help="the model name the server knows")
-    parser.add_argument("--api", choices=("chat", "responses"), default="chat")
+    parser.add_argument("--model", default=None, help="the model name the server knows")
+    parser.add_argument("--api", choices=("chat", "responses"), default=None)
     parser.add_argument(
         "--profile", default=None, help="provider profile (default: guessed from the base URL)"
+    )
+    parser.add_argument(
+        "--effort",
+        default="provider-default",
+        help="reasoning effort: provider-default (send none), none, minimal, low, medium, high or "
+        "xhigh; refused when the provider cannot take it",
+    )
+    parser.add_argument(
+        "--tools",
+        choices=("standard", "compound"),
+        default=None,
+        help="the tool set: standard (patch) or compound (edit, insert, remove, move, setState, "
+        "check); default: the profile's (compound for local servers)",
     )
     parser.add_argument(
         "--guide",
@@ -171,27 +201,68 @@ def run_agent(args: argparse.Namespace) -> int:
         log.removeHandler(handler)
 
 
+def _usage(message: str) -> int:
+    print(f"proto-studio agent: {message}", file=sys.stderr)
+    return 2
+
+
 def _run(args: argparse.Namespace, writer: _EventWriter) -> int:
     from studio.agent.keys import KeyStore
     from studio.agent.profiles import profile_for
     from studio.spec import validate
 
-    source = args.spec
-    if source is None:
-        from studio.library.templates import templates_dir
+    spec: dict[str, Any] = {}
+    if args.resume is not None:
+        from studio.agent.resume import ResumeError, load_run
 
-        source = templates_dir() / f"{args.template}.json"
-    try:
-        spec = json.loads(source.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        return _fail(writer, f"{source}: cannot read the spec ({exc})")
-    checked = validate(spec)
-    if not checked.ok:
-        return _fail(writer, f"{source}: not a valid spec: {checked.path}: {checked.message}")
+        if args.instruction:
+            return _usage("--instruction: a resumed run continues its own instruction")
+        try:
+            args.record = load_run(args.resume)
+        except ResumeError as exc:
+            return _usage(str(exc))
+        record = args.record
+        args.base_url = args.base_url or record.base_url
+        args.model = args.model or record.model
+        args.api = args.api or record.api or "chat"
+        args.profile = args.profile or (
+            record.profile if args.base_url == record.base_url else None
+        )
+        pending = record.pending
+        if pending is not None and args.answer is None and pending.kind == "ask_user":
+            return _usage(
+                f"{args.resume}: the run waits for an answer to “{getattr(pending, 'question', '')}”: "
+                "give it with --answer"
+            )
+    else:
+        args.record = None
+        if not args.instruction:
+            return _usage("--instruction is required (unless --resume)")
+        source = args.spec
+        if source is None:
+            from studio.library.templates import templates_dir
+
+            source = templates_dir() / f"{args.template}.json"
+        try:
+            spec = json.loads(source.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            return _fail(writer, f"{source}: cannot read the spec ({exc})")
+        checked = validate(spec)
+        if not checked.ok:
+            return _fail(writer, f"{source}: not a valid spec: {checked.path}: {checked.message}")
+        args.api = args.api or "chat"
+    if not args.base_url or not args.model:
+        return _usage("--base-url and --model are required")
     try:
         profile = profile_for(args.base_url, args.profile)
     except ValueError as exc:
         return _fail(writer, str(exc))
+    from studio.agent.reasoning import effort_problem
+
+    problem = effort_problem(profile.name, args.api, args.effort)
+    if problem is not None:
+        print(f"proto-studio agent: --effort: {problem}", file=sys.stderr)
+        return 2
     lookup = KeyStore().get(profile.name)
     if lookup.warning:
         print(f"proto-studio agent: warning: {lookup.warning}", file=sys.stderr)
@@ -248,41 +319,90 @@ async def _session(
             args.api, args.base_url, args.model, api_key=key, profile=profile, http=http
         )
         guide: Literal["full", "short"] | None = args.guide
-        if guide is None:
+        if guide is None and args.record is None:  # a resumed run keeps its system prompt
             window = args.context_window
             if window is None:
                 found = await client.context_window()
                 window = found.tokens if found else profile.window(args.model)
             # The full guide is ~1k tokens: small windows and local models get the short one.
             guide = "short" if profile.local or (window is not None and window < 16_384) else "full"
-        session = AgentSession(
-            client,
-            spec,
-            guide=guide,
-            limits=limits,
-            on_event=writer,
-            info={"profile": profile.name, "api": args.api, "base_url": args.base_url},
-        )
+        info = {"profile": profile.name, "api": args.api, "base_url": args.base_url}
+        resumed = None
+        if args.record is not None:
+            from studio.agent.resume import ResumeError, resume_session
+
+            if args.tools and args.tools != args.record.tool_set:
+                return _usage(f"--tools: the run was made with the {args.record.tool_set} tool set")
+            try:
+                resumed = resume_session(
+                    args.record,
+                    client,
+                    allow_tool_changes=args.allow_tool_changes,
+                    limits=limits,
+                    on_event=writer,
+                    info=info,
+                    effort=None if args.effort == "provider-default" else args.effort,
+                )
+            except ResumeError as exc:
+                return _usage(str(exc))
+            session = resumed.session
+        else:
+            session = AgentSession(
+                client,
+                spec,
+                guide=guide or "full",
+                limits=limits,
+                on_event=writer,
+                info=info,
+                effort=args.effort,
+                tool_set=args.tools or profile.tool_set,
+            )
         result = None
+        paused = None
         try:
-            result = await session.run(args.instruction, selected=args.selected)
+            if resumed is not None:
+                from studio.agent.loop import ApprovalAnswer, UserAnswer
+
+                pending = session.loop.pending
+                answer: Any = None
+                if pending is not None:
+                    answer = (
+                        UserAnswer(args.answer)
+                        if pending.kind == "ask_user"
+                        else ApprovalAnswer(args.answer in ("yes", "y", "approve", "approved"))
+                    )
+                result = await resumed.run(answer)
+            else:
+                result = await session.run(args.instruction, selected=args.selected)
             if result.status == "needs_input" and result.request is not None:
                 what = (
                     getattr(result.request, "question", None)
                     or f"approval for {getattr(result.request, 'tool', '?')}"
                 )
+                # Saved paused first, so the question can be answered later (--resume --answer).
+                paused = _save(
+                    "the paused run",
+                    lambda: save_snapshot(session.snapshot(), args.snapshot or args.resume),
+                )
+                hint = (
+                    f" or answer it: proto-studio agent --resume {paused} --answer TEXT"
+                    if paused is not None
+                    else ""
+                )
                 result = session.loop.cancel(
                     f"the agent needs an answer ({what}); a headless run cannot answer. Make the "
-                    "instruction more specific.",
+                    f"instruction more specific{hint}.",
                     status="failed",
                 )
         except Exception as exc:  # not a model error: report it as the one terminal event
             logging.getLogger("studio.agent").exception("agent run crashed")
             return _fail(writer, f"the agent run crashed: {type(exc).__name__}: {exc}")
         finally:
-            where = _save(
-                "the run snapshot", lambda: save_snapshot(session.snapshot(), args.snapshot)
+            where = paused or _save(
+                "the run snapshot",
+                lambda: save_snapshot(session.snapshot(), args.snapshot or args.resume),
             )
+
             if where is not None:
                 print(f"proto-studio agent: run saved to {where}", file=sys.stderr)
             # One rule for every outcome, as in the studio's sheet: the draft keeps every

@@ -29,11 +29,13 @@ from studio.agent.events import (
     Message,
     ModelEvent,
     ModelRequest,
+    ReasoningDelta,
     TextDelta,
     ToolCall,
     Usage,
 )
 from studio.agent.profiles import ProviderProfile, profile_for
+from studio.agent.reasoning import EffortError, request_fields
 from studio.agent.sse import SSELineTooLong, iter_sse
 from studio.agent.tokens import ESTIMATE, ContextWindow, request_tokens
 
@@ -115,6 +117,15 @@ def _tokens(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ValueError(f"a token count of {value!r}")
     return max(0, int(value))
+
+
+def _effort(profile: ProviderProfile, api: str, request: ModelRequest) -> dict[str, Any]:
+    """The body fields carrying the request's reasoning effort (studio.agent.reasoning); an
+    effort the provider cannot take fails before anything is sent."""
+    try:
+        return request_fields(profile.name, api, request.effort)
+    except EffortError as exc:
+        raise ModelError("fatal", str(exc)) from None
 
 
 def _estimate(request: ModelRequest, out_chars: int) -> Usage:
@@ -379,6 +390,7 @@ class ChatCompletionsClient(_HTTPClient):
             body[self.profile.max_tokens_field] = request.max_tokens
         if stream and self.profile.include_usage:
             body["stream_options"] = {"include_usage": True}
+        body.update(_effort(self.profile, "chat", request))
         return body
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
@@ -430,7 +442,7 @@ class ChatCompletionsClient(_HTTPClient):
             raise ModelError(
                 "retryable", "the model finished with tool_calls but sent no tool call"
             )
-        out_chars = state.text_chars
+        out_chars = state.text_chars + state.reasoning_chars
         for call in calls:
             out_chars += len(call.name) + len(call.arguments)
             yield call
@@ -512,6 +524,17 @@ def _text(value: Any, what: str) -> str:
     return value
 
 
+_REASONING_DELTAS = frozenset(
+    {
+        # OpenAI's reasoning summaries (openai-python types/responses:
+        # ResponseReasoningSummaryTextDeltaEvent) and the raw reasoning text llama-server
+        # streams (tools/server/server-task.cpp, the Responses partial events).
+        "response.reasoning_summary_text.delta",
+        "response.reasoning_text.delta",
+    }
+)
+
+
 class ResponsesClient(_HTTPClient):
     """POST {base_url}/responses with SSE streaming (stateless: store=false, full input each turn)."""
 
@@ -537,6 +560,7 @@ class ResponsesClient(_HTTPClient):
                 body["tool_choice"] = request.tool_choice
         if request.max_tokens is not None:
             body["max_output_tokens"] = request.max_tokens
+        body.update(_effort(self.profile, "responses", request))
         return body
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
@@ -563,6 +587,11 @@ class ResponsesClient(_HTTPClient):
                         if delta:
                             out_chars += len(delta)
                             yield TextDelta(delta)
+                    elif kind in _REASONING_DELTAS:
+                        delta = _text(event.get("delta"), "delta")
+                        if delta:
+                            out_chars += len(delta)
+                            yield ReasoningDelta(delta)
                     elif kind in ("response.output_item.added", "response.output_item.done"):
                         found = event.get("item")
                         if not isinstance(found, dict):

@@ -7,7 +7,7 @@ the file are blocking: the studio calls them off the GUI thread (`studio.concurr
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,6 +27,38 @@ class AgentConfig:
     local_only: bool = False
     max_turns: int = 20
     token_budget: int | None = 200_000
+    # Per model: the tool set ("standard", "compound") and the reasoning effort; a model not
+    # listed gets its profile's tool set and "provider-default" (studio.agent.reasoning).
+    tool_sets: dict[str, str] = field(default_factory=dict)
+    efforts: dict[str, str] = field(default_factory=dict)
+    # A local model for edits scoped to one node (the router, seed 004 §4.5), beside a cloud
+    # `profile`; unused when `profile` is itself local. Empty: none is configured.
+    local_profile: str = ""
+    local_base_url: str = ""
+    local_model: str = ""
+
+    def tool_set(self, model: str | None = None, profile: str | None = None) -> str:
+        """The tool set chosen for `model` (default: the configured one), else its profile's."""
+        chosen = self.tool_sets.get(model or self.model)
+        if chosen in ("standard", "compound"):
+            return chosen
+        known = PROFILES.get(profile or self.profile)
+        return known.tool_set if known else "standard"
+
+    def has_local_model(self) -> bool:
+        """Whether a local model is configured beside the main one."""
+        known = PROFILES.get(self.local_profile)
+        return bool(known and known.local and self.local_model)
+
+    def local_url(self) -> str:
+        if self.local_base_url:
+            return self.local_base_url.rstrip("/")
+        known = PROFILES.get(self.local_profile)
+        return known.default_base_url if known else ""
+
+    def effort(self, model: str | None = None) -> str:
+        """The reasoning effort chosen for `model`, else "provider-default" (send none)."""
+        return self.efforts.get(model or self.model) or "provider-default"
 
     def resolved_base_url(self) -> str:
         if self.base_url:
@@ -52,7 +84,14 @@ class AgentConfig:
         if not isinstance(data, dict):
             raise ValueError("the agent settings are not a JSON object")
         out = cls()
-        for name in ("profile", "base_url", "model"):
+        for name in (
+            "profile",
+            "base_url",
+            "model",
+            "local_profile",
+            "local_base_url",
+            "local_model",
+        ):
             if isinstance(data.get(name), str):
                 setattr(out, name, data[name])
         if data.get("api") in ("chat", "responses"):
@@ -62,6 +101,18 @@ class AgentConfig:
             out.max_turns = data["max_turns"]
         budget = data.get("token_budget", out.token_budget)
         out.token_budget = budget if isinstance(budget, int) and budget > 0 else None
+        for name, allowed in (("tool_sets", ("standard", "compound")), ("efforts", None)):
+            found = data.get(name)
+            if isinstance(found, dict):
+                setattr(
+                    out,
+                    name,
+                    {
+                        str(k): v
+                        for k, v in found.items()
+                        if isinstance(v, str) and (allowed is None or v in allowed)
+                    },
+                )
         return out
 
 

@@ -49,7 +49,25 @@ class Draft:
         self._check_open()
         from studio.spec import apply_patch
 
-        result = apply_patch(self.spec, ops)
+        return self._push(apply_patch(self.spec, ops), summary, instruction)
+
+    def revise(self, members: JSON, summary: str, instruction: str | None = None) -> Revision:
+        """A whole-spec revision (new root, window and/or theme over the rest of the draft),
+        validated whole; PatchError (index None) and nothing changes when it is refused."""
+        self._check_open()
+        from studio.spec.patch import revise_spec
+
+        return self._push(revise_spec(self.spec, members), summary, instruction)
+
+    def reapply(self, ops: list[JSON], summary: str, instruction: str | None = None) -> Revision:
+        """A recorded revision's ops applied again (a resumed run rebuilding its draft): patch
+        ops or one reviseSpec op, validated whole like the first time."""
+        self._check_open()
+        from studio.spec.patch import reapply
+
+        return self._push(reapply(self.spec, ops), summary, instruction)
+
+    def _push(self, result: Any, summary: str, instruction: str | None) -> Revision:
         revision = Revision(
             spec=result.spec,
             author="agent",

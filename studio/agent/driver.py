@@ -18,6 +18,7 @@ from typing import Any, Literal, Protocol
 from studio.agent.guards import Limits
 from studio.agent.loop import Answer, RunResult
 from studio.agent.providers import ModelChoice
+from studio.agent.resume import ResumeError, RunRecord
 from studio.agent.router import RoutingError
 from studio.agent.run_events import (
     DraftRevised,
@@ -233,6 +234,41 @@ class RunDriver:
 
         return self._begin(drive(), save=False)
 
+    def resume_saved(
+        self, record: RunRecord, choose: Choose, limits: Limits, *, allow_tool_changes: bool = False
+    ) -> asyncio.Task[Any]:
+        """Continue an unfinished run saved earlier (studio.agent.resume): its draft comes back
+        under review, a pending question is asked again, else the model carries on. A record
+        that no longer resumes (tools changed, unreadable) ends the run failed with its line."""
+        if self.state != "idle":
+            raise RuntimeError("a run is already active for this prototype")
+        return self._begin(self._resume_saved(record, choose, limits, allow_tool_changes))
+
+    async def _resume_saved(
+        self, record: RunRecord, choose: Choose, limits: Limits, allow_tool_changes: bool
+    ) -> RunResult:
+        from studio.agent.resume import resume_session
+
+        choice = await choose()
+        if self.draft_open:
+            self.discard()
+        preview = None
+        if self.renderer is not None:
+            preview = _DraftPreview(self.renderer, lambda: resumed.session.draft.spec)
+        resumed = resume_session(
+            record,
+            choice.client,
+            allow_tool_changes=allow_tool_changes,
+            limits=limits,
+            on_event=self._event,
+            info={**choice.info, "resumed_from": record.where},
+            preview=preview,
+        )
+        self.session = resumed.session
+        self._requests = [(record.instruction, None)]
+        self._publish()  # the restored draft under review, rebased on the document if needed
+        return await resumed.run()
+
     # -- internals --------------------------------------------------------------------------------
     async def _run(
         self, instruction: str, choose: Choose, limits: Limits, selected: str | None
@@ -262,6 +298,8 @@ class RunDriver:
             on_event=self._event,
             info=choice.info,
             preview=preview,
+            effort=choice.effort,
+            tool_set=choice.tool_set,
         )
         self.session = new
         return await new.run(instruction, selected=selected)
@@ -282,6 +320,11 @@ class RunDriver:
         trace_id = self.session.trace_id if self.session is not None else ""
         try:
             result = await work
+        except ResumeError as exc:  # a saved run that cannot be continued: its one line
+            if not self._terminal:
+                self._event(RunEnded("failed", str(exc), str(exc), error_class="resume"))
+            self._settle(None, generation)
+            return None
         except RoutingError as exc:  # no usable model (found while choosing it): say what to set
             if not self._terminal:
                 self._event(RunEnded("failed", str(exc), str(exc), error_class="config"))
@@ -326,7 +369,12 @@ class RunDriver:
         elif isinstance(event, DraftRevised):
             self._publish()
         self._on_event(event)
-        if isinstance(event, RunEnded) and self._save_this and self.session is not None:
+        # Saved at the end, and while paused for an answer, so a restart can continue it.
+        if (
+            isinstance(event, RunEnded | InputRequired)
+            and self._save_this
+            and self.session is not None
+        ):
             self._tasks.spawn(self._save_snapshot(self.session.snapshot()), label="run snapshot")
 
     async def _save_snapshot(self, snapshot: JSON) -> None:

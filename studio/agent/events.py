@@ -19,6 +19,15 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class ReasoningDelta:
+    """A piece of the model's reasoning (thinking): shown apart, never part of the answer or the
+    transcript sent back."""
+
+    text: str
+    type: Literal["reasoning"] = "reasoning"
+
+
+@dataclass(frozen=True)
 class ToolCall:
     """A whole tool call, emitted once the stream has ended; `arguments` is the raw JSON string."""
 
@@ -46,12 +55,14 @@ class Finish:
     type: Literal["finish"] = "finish"
 
 
-ModelEvent = TextDelta | ToolCall | Usage | Finish
+ModelEvent = TextDelta | ReasoningDelta | ToolCall | Usage | Finish
 
 
 def event_to_json(event: ModelEvent) -> JSON:
     if isinstance(event, TextDelta):
         return {"type": "text", "text": event.text}
+    if isinstance(event, ReasoningDelta):
+        return {"type": "reasoning", "text": event.text}
     if isinstance(event, ToolCall):
         return {
             "type": "tool_call",
@@ -73,6 +84,8 @@ def event_from_json(data: JSON) -> ModelEvent:
     kind = data.get("type")
     if kind == "text":
         return TextDelta(str(data["text"]))
+    if kind == "reasoning":
+        return ReasoningDelta(str(data["text"]))
     if kind == "tool_call":
         args = data.get("arguments", "")
         return ToolCall(
@@ -111,3 +124,5 @@ class ModelRequest:
     idle_timeout: float | None = None
     # The request's own token count as the loop estimated it (for usage when none comes back).
     input_tokens: int | None = None
+    # Reasoning effort (studio.agent.reasoning): "provider-default" sends nothing.
+    effort: str = "provider-default"

@@ -19,11 +19,23 @@ RULES = """Rules:
 - Change the draft ONLY with `patch`: replaceNode swaps one node by id or address (not the root);
   add/replace/remove/test work under /state, /data and /requires. Declare a state key (add
   /state/KEY) before a node binds it, and a platform module (add /requires/platform/-) before a
-  `platform` action calls it. Give new nodes an `id`.
+  `platform` action calls it. Give new nodes an `id`. A new theme, window or root (what patch
+  cannot change) goes through `reviseSpec`, whole.
 - Every patch is validated; if it is rejected, read the op index, path and message, fix it and
   patch again. Nothing changed when a patch is rejected.
 - Give every patch a one-line `summary` for the user.
 - Use `askUser` only for genuine ambiguity. When done, answer with a one-line description."""
+
+
+COMPOUND_RULES = """Rules:
+- You edit a DRAFT prototype spec with tools; the user reviews it before applying.
+- Start with `outline`; use `readNode` for the one node you change.
+- Change the draft with `edit` (a node's own properties), `insert`, `remove` and `move` (the
+  tree), `setState` (state keys) and `setTheme`. Give new nodes an `id`. State keys and platform
+  modules a new node uses are declared for you.
+- Every change is validated; if one is refused, read the path and message, fix it and try again.
+  Nothing changed when a change is refused.
+- Call `check` when you are done, then answer with a one-line description."""
 
 
 def _first_sentence(text: Any) -> str:
@@ -111,7 +123,9 @@ def _describe(
     return line
 
 
-def guide_from_schema(schema: dict[str, Any], level: Literal["full", "short"] = "full") -> str:
+def guide_from_schema(
+    schema: dict[str, Any], level: Literal["full", "short"] = "full", rules: str = RULES
+) -> str:
     short = level == "short"
     found: dict[str, dict[str, dict[str, Any]]] = {}
     _variants(schema, "spec", found, set())
@@ -163,7 +177,7 @@ def guide_from_schema(schema: dict[str, Any], level: Literal["full", "short"] = 
     limits = schema.get("x-limits") or schema.get("limits")
     if isinstance(limits, dict):
         out.append("Limits: " + ", ".join(f"{k} {v}" for k, v in limits.items()))
-    out.append(RULES)
+    out.append(rules)
     return "\n".join(out)
 
 
@@ -173,7 +187,11 @@ def _load(path: str, mtime: float) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def spec_guide(level: Literal["full", "short"] = "full", schema_path: Path | None = None) -> str:
+def spec_guide(
+    level: Literal["full", "short"] = "full",
+    schema_path: Path | None = None,
+    rules: str = RULES,
+) -> str:
     """The guide for the model from resources/schema/prototype-spec.schema.json (rules only when
     the schema is missing or unreadable)."""
     if schema_path is None:
@@ -185,14 +203,21 @@ def spec_guide(level: Literal["full", "short"] = "full", schema_path: Path | Non
     except (OSError, ValueError):
         return (
             "AutoMobile prototype spec (JSON); use outline and readNode to learn its shape.\n"
-            + RULES
+            + rules
         )
-    return guide_from_schema(schema, level)
+    return guide_from_schema(schema, level, rules)
 
 
-def system_prompt(level: Literal["full", "short"] = "full", schema_path: Path | None = None) -> str:
+def system_prompt(
+    level: Literal["full", "short"] = "full",
+    schema_path: Path | None = None,
+    tools: str = "standard",
+) -> str:
+    """The system prompt: the role, the spec guide and the rules of the tool set (`standard` or
+    `compound`, studio.agent.compound)."""
+    rules = COMPOUND_RULES if tools == "compound" else RULES
     return (
         "You are the prototype editor of Proto Studio. You change an AutoMobile prototype spec "
         "by calling tools, never by writing the spec in a message.\n\n"
-        + spec_guide(level, schema_path)
+        + spec_guide(level, schema_path, rules)
     )

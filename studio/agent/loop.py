@@ -18,6 +18,7 @@ from studio.agent.events import (
     Finish,
     Message,
     ModelRequest,
+    ReasoningDelta,
     TextDelta,
     ToolCall,
     Usage,
@@ -29,6 +30,7 @@ from studio.agent.run_events import (
     EndStatus,
     InputRequired,
     LoopWarning,
+    ReasoningStreamed,
     RetryScheduled,
     RunEnded,
     RunEvent,
@@ -68,8 +70,8 @@ ChangeCheck = Callable[[str], str | None]
 """Given the final text, why the instruction is not done (no change made), or None."""
 NUDGE = (
     "Harness check: {problem}. If the instruction asks for a change, make it now by calling "
-    "the patch tool (writing a patch or a tool call in the text does nothing). If no change is "
-    "needed, answer in one line why."
+    "the {writers} tool (writing a patch or a tool call in the text does nothing). If no change "
+    "is needed, answer in one line why."
 )
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -251,8 +253,11 @@ class AgentLoop:
         state_version: Callable[[], object] | None = None,
         change_check: ChangeCheck | None = None,
         counter: TokenCounter | None = None,
+        effort: str = "provider-default",
     ) -> None:
         self.model = model
+        #: Reasoning effort sent with every request (studio.agent.reasoning).
+        self.effort = effort
         self.tools = tools
         self.limits = limits or Limits()
         self.retry = retry or RetryPolicy()
@@ -324,6 +329,71 @@ class AgentLoop:
     @property
     def pending(self) -> InputRequest | None:
         return self._batch.pending[0] if self._batch and self._batch.pending else None
+
+    # -- persisted runs (studio.agent.resume) -----------------------------------------------
+
+    def state_json(self) -> dict[str, Any]:
+        """What a resumed run needs beyond the record: the whole neutral transcript, the open
+        batch of a run paused for an answer (its calls, outputs so far and pending requests),
+        the instruction and where the run stood."""
+        batch = self._batch
+        result = self.result
+        return {
+            "transcript": json.loads(json.dumps(self.messages)),
+            "instruction": self.instruction,
+            "status": result.status if result is not None else "running",
+            "reason": result.reason if result is not None else "",
+            "turns": self.turns,
+            "batch": None
+            if batch is None
+            else {
+                "calls": [
+                    {"id": c.id, "name": c.name, "arguments": c.arguments} for c in batch.calls
+                ],
+                "outputs": dict(batch.outputs),
+                "pending": [_request_json(r) for r in batch.pending],
+            },
+        }
+
+    def restore(
+        self,
+        transcript: list[Message],
+        record: list[dict[str, Any]],
+        instruction: str | None,
+        batch: dict[str, Any] | None,
+    ) -> None:
+        """Put a decoded persisted run back (studio.agent.resume checked every part first)."""
+        self.messages = transcript
+        self.record = record
+        self.instruction = instruction
+        self._batch = None
+        if batch is not None:
+            self._batch = _Batch(
+                [ToolCall(c["id"], c["name"], c["arguments"]) for c in batch["calls"]],
+                dict(batch["outputs"]),
+                [request_from_json(r) for r in batch["pending"]],
+            )
+
+    async def continue_run(
+        self, *, note: str | None = None, answer: Answer | None = None
+    ) -> RunResult:
+        """Carry on a restored run with fresh per-instruction limits: answer its pending request,
+        or (with `note` as a user message, when given) ask the model again."""
+        self.turns = 0
+        self.usage = Usage()
+        self._stop_reason = None
+        self._nudged = False
+        self._force_tool = False
+        self._spent = 0.0
+        self._stuck.reset()
+        self.emit(RunStarted(self.trace_id, self.instruction or "", self.model.model))
+        if self.pending is not None:
+            if answer is None:
+                return self._pause(self.pending)
+            return await self.resume(answer)
+        if note:
+            self.messages.append({"role": "user", "content": note})
+        return await self._guarded(self._drive())
 
     # -- driving ----------------------------------------------------------------------------
 
@@ -513,6 +583,7 @@ class AgentLoop:
                 max_tokens=max(1, reply),
                 idle_timeout=idle,
                 input_tokens=need,
+                effort=self.effort,
             ),
             None,
         )
@@ -566,7 +637,12 @@ class AgentLoop:
                 if self._nudged:
                     return self._finish("no_changes", f"No changes made: {problem}.", text=text)
                 self._nudged = self._force_tool = True
-                nudge = NUDGE.format(problem=problem)
+                writers = (
+                    ["patch"]
+                    if self.tools.get("patch")
+                    else [t.name for t in self.tools if not t.idempotent and t.name != "askUser"]
+                )
+                nudge = NUDGE.format(problem=problem, writers=" or ".join(writers[:3]) or "patch")
                 self.messages.append({"role": "user", "content": nudge})
                 self.emit(LoopWarning(self.trace_id, nudge))
                 continue
@@ -608,12 +684,14 @@ class AgentLoop:
         while True:
             produced = False
             parts: list[str] = []
+            thinking: list[str] = []
             size = 0
             calls: list[ToolCall] = []
             usage: Usage | None = None
             finish = Finish("stop")
             events: list[dict[str, Any]] = []
             redactor = StreamRedactor(self.tracer.masker)
+            reasoner = StreamRedactor(self.tracer.masker)
             start = self._clock()
             first: float | None = None
             self.tracer.step(
@@ -646,6 +724,20 @@ class AgentLoop:
                             safe = redactor.feed(piece)
                             if safe:
                                 self.emit(TextStreamed(self.trace_id, safe))
+                        elif isinstance(event, ReasoningDelta):
+                            # Not the answer: neither in `parts` nor in the transcript.
+                            produced = True
+                            piece = _clean(event.text)
+                            thinking.append(piece)
+                            size += len(piece)
+                            if size > MAX_TURN_TEXT:
+                                raise ModelError(
+                                    "fatal",
+                                    f"the model's reply passed {MAX_TURN_TEXT} characters",
+                                )
+                            safe = reasoner.feed(piece)
+                            if safe:
+                                self.emit(ReasoningStreamed(self.trace_id, safe))
                         elif isinstance(event, ToolCall):
                             produced = True
                             calls.append(
@@ -690,11 +782,17 @@ class AgentLoop:
                 await self._sleep(delay)
                 attempt += 1
                 continue
+            rest = reasoner.flush()
+            if rest:
+                self.emit(ReasoningStreamed(self.trace_id, rest))
             rest = redactor.flush()
             if rest:
                 self.emit(TextStreamed(self.trace_id, rest))
             end = self._clock()
             text = "".join(parts)
+            reasoning = "".join(thinking)
+            if reasoning:  # recorded, so a replay shows it too; masked whole when saved
+                events.append(event_to_json(ReasoningDelta(reasoning)))
             if text:  # one text event per reply: a secret split across deltas is masked whole
                 events.append(event_to_json(TextDelta(text)))
             events.extend(event_to_json(c) for c in calls)
@@ -711,6 +809,7 @@ class AgentLoop:
                 first_event_ms=round(((first or end) - start) * 1000, 2),
                 duration_ms=round((end - start) * 1000, 2),
                 events=len(events),
+                reasoning_chars=len(reasoning),
                 finish=finish.reason,
                 tool_calls=[c.name for c in calls],
                 input_tokens=usage.input_tokens,
@@ -1028,6 +1127,35 @@ def _answer_json(answer: Answer) -> dict[str, Any]:
     if isinstance(answer, UserAnswer):
         return {"type": "user", "text": answer.text}
     return {"type": "approval", "approved": answer.approved}
+
+
+def _request_json(request: InputRequest) -> dict[str, Any]:
+    if isinstance(request, AskUserRequest):
+        return {
+            "kind": request.kind,
+            "call_id": request.call_id,
+            "question": request.question,
+            "options": list(request.options),
+        }
+    return {
+        "kind": request.kind,
+        "call_id": request.call_id,
+        "tool": request.tool,
+        "arguments": request.arguments,
+    }
+
+
+def request_from_json(data: dict[str, Any]) -> InputRequest:
+    """A pending request as `state_json` wrote it (KeyError/TypeError on a malformed one)."""
+    if data["kind"] == "ask_user":
+        return AskUserRequest(
+            str(data["call_id"]), str(data["question"]), tuple(str(o) for o in data["options"])
+        )
+    if data["kind"] == "approval":
+        if not isinstance(data["arguments"], dict):
+            raise TypeError("approval arguments must be an object")
+        return ApprovalRequest(str(data["call_id"]), str(data["tool"]), data["arguments"])
+    raise KeyError(f"unknown request kind {data['kind']!r}")
 
 
 def answer_from_json(data: dict[str, Any]) -> Answer:

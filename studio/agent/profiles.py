@@ -92,6 +92,9 @@ class ProviderProfile:
     idle_timeout: float = 120.0
     # List prices per model; a local server costs nothing whatever the model.
     prices: Mapping[str, ModelPrice] = field(default_factory=dict, compare=False)
+    # The agent's tool set by default (studio.agent.compound): the compound set's fewer,
+    # larger actions for the small models local servers run, the standard set elsewhere.
+    tool_set: str = "standard"
 
     def window(self, model: str) -> int | None:
         """The context window this profile knows for `model` (None: ask the server or settings)."""
@@ -141,6 +144,7 @@ PROFILES: dict[str, ProviderProfile] = {
             # in Settings when the model was loaded with more.
             context_window=4096,
             idle_timeout=300.0,
+            tool_set="compound",
         ),
         ProviderProfile(
             "lmstudio",
@@ -151,6 +155,7 @@ PROFILES: dict[str, ProviderProfile] = {
             needs_key=False,
             text_tool_calls=True,
             idle_timeout=300.0,
+            tool_set="compound",
         ),
         ProviderProfile(
             "llamacpp",
@@ -161,6 +166,7 @@ PROFILES: dict[str, ProviderProfile] = {
             text_tool_calls=True,
             tool_choice_required=True,
             idle_timeout=300.0,
+            tool_set="compound",
         ),
         # vLLM, and llama-cpp-python's server, which also listens on 8000 by default.
         ProviderProfile(
@@ -171,6 +177,7 @@ PROFILES: dict[str, ProviderProfile] = {
             needs_key=False,
             text_tool_calls=True,
             idle_timeout=300.0,
+            tool_set="compound",
         ),
         ProviderProfile(
             "groq",

@@ -31,6 +31,9 @@ class ModelChoice:
     guide: Literal["full", "short"]
     local: bool
     info: JSON = field(default_factory=dict)
+    # The tool set and the reasoning effort chosen for this model (AgentConfig, per model).
+    tool_set: str = "standard"
+    effort: str = "provider-default"
 
 
 class ModelSource(Protocol):
@@ -39,8 +42,11 @@ class ModelSource(Protocol):
     async def problem(self, config: AgentConfig) -> str | None:
         """What to configure before a run can start (None: ready)."""
 
-    async def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
-        """The model for a run (raises RoutingError, saying what to configure, if none)."""
+    async def choose(
+        self, config: AgentConfig, selected: str | None, *, kind: str = "edit"
+    ) -> ModelChoice:
+        """The model for a run: `kind` "create" (a new prototype) or "edit" (scoped to
+        `selected` when given). Raises RoutingError, saying what to configure, if none."""
 
 
 class ProviderModels:
@@ -55,6 +61,8 @@ class ProviderModels:
             return f"Unknown provider profile {config.profile!r}: choose one in Agent settings."
         profile = PROFILES[config.profile]
         if config.local_only and not profile.local:
+            if config.has_local_model():
+                return None if config.local_url() else "Set the local model's base URL."
             return (
                 "Local only is on, but the configured model is a cloud model: choose a local "
                 "model (Ollama, LM Studio, llama.cpp) in Agent settings."
@@ -75,26 +83,59 @@ class ProviderModels:
                 return f"Add an API key for {name} in Agent settings (stored in the OS keychain)."
         return None
 
-    async def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
+    async def choose(
+        self, config: AgentConfig, selected: str | None, *, kind: str = "edit"
+    ) -> ModelChoice:
+        """The router's choice (seed 004 §4.5): an edit scoped to a selected node goes to the
+        local model when one is configured, a new prototype or a broad edit to the cloud model,
+        everything to the local one when Local only is on."""
         problem = await self.problem(config)
         if problem:
             raise RoutingError(problem)
-        base_url = config.resolved_base_url()
-        profile = profile_for(base_url, config.profile)
-        # A stored key is sent to any server (a compatible one may want it); only a profile
-        # that needs one refuses to run without it (`problem`).
-        key = (await self.keys.aget(key_account(config))).key
-        client = make_client(
-            config.api, base_url, config.model, api_key=key, profile=profile, http=self.http
-        )
+        main_profile = PROFILES[config.profile]
+        main: ModelClient | None = None
+        if main_profile.local or not config.local_only:
+            base_url = config.resolved_base_url()
+            profile = profile_for(base_url, config.profile)
+            # A stored key is sent to any server (a compatible one may want it); only a
+            # profile that needs one refuses to run without it (`problem`).
+            key = (await self.keys.aget(key_account(config))).key
+            main = make_client(
+                config.api, base_url, config.model, api_key=key, profile=profile, http=self.http
+            )
+        side: ModelClient | None = None
+        if config.has_local_model() and not main_profile.local:
+            url = config.local_url()
+            side = make_client(
+                "chat",
+                url,
+                config.local_model,
+                profile=profile_for(url, config.local_profile),
+                http=self.http,
+            )
         router = Router(
-            cloud=None if profile.local else client,
-            local=client if profile.local else None,
+            cloud=None if main_profile.local else main,
+            local=main if main_profile.local else side,
             local_only=config.local_only,
         )
-        route = router.choose(Task("edit", selected))
-        info = {"profile": profile.name, "api": config.api, "base_url": base_url}
-        return ModelChoice(route.client, route.guide, route.local, info)
+        route = router.choose(Task("create" if kind == "create" else "edit", selected))
+        chosen = getattr(route.client, "profile", None)
+        name = chosen.name if chosen is not None else config.profile
+        info = {
+            "profile": name,
+            "api": config.api if route.client is main else "chat",
+            "base_url": getattr(route.client, "base_url", ""),
+            "local": route.local,
+            "why": route.why,
+        }
+        return ModelChoice(
+            route.client,
+            route.guide,
+            route.local,
+            info,
+            tool_set=config.tool_set(route.client.model, name),
+            effort=config.effort(route.client.model),
+        )
 
 
 class FixedModel:
@@ -108,7 +149,9 @@ class FixedModel:
     async def problem(self, config: AgentConfig) -> str | None:
         return self._problem
 
-    async def choose(self, config: AgentConfig, selected: str | None) -> ModelChoice:
+    async def choose(
+        self, config: AgentConfig, selected: str | None, *, kind: str = "edit"
+    ) -> ModelChoice:
         if self._problem:
             raise RoutingError(self._problem)
         return ModelChoice(self.client, "short" if self.local else "full", self.local, {})

@@ -88,6 +88,7 @@ class Replayer:
             on_event=on_event,
             sleep=_no_sleep,
             info={"replay_of": snapshot.get("trace_id")},
+            tool_set=str(snapshot.get("tool_set") or "standard"),
         )
 
     def drift(self) -> list[str]:

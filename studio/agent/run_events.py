@@ -66,6 +66,19 @@ class TextStreamed:
 
 
 @dataclass(frozen=True)
+class ReasoningStreamed:
+    """A piece of the model's reasoning as it streams: shown apart (collapsed in the sheet),
+    never part of the answer."""
+
+    trace_id: str
+    text: str
+    TYPE: ClassVar[str] = "reasoning_delta"
+
+    def to_json(self) -> JSON:
+        return {"type": self.TYPE, "trace_id": self.trace_id, "text": self.text}
+
+
+@dataclass(frozen=True)
 class UsageReported:
     """One turn's token use (`estimated` when the server reported none); `total_tokens` is the
     instruction's running total."""
@@ -274,6 +287,7 @@ RunEvent = (
     RunStarted
     | TurnStarted
     | TextStreamed
+    | ReasoningStreamed
     | UsageReported
     | RetryScheduled
     | ToolCallStarted
@@ -322,6 +336,7 @@ _BY_TYPE: dict[str, type[Any]] = {
         RunStarted,
         TurnStarted,
         TextStreamed,
+        ReasoningStreamed,
         UsageReported,
         RetryScheduled,
         ToolCallStarted,

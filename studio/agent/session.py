@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from studio.agent.clients import ModelClient
+from studio.agent.compound import build_tools
 from studio.agent.draft import Draft
 from studio.agent.guards import Limits, RetryPolicy
 from studio.agent.guide import system_prompt
 from studio.agent.loop import AgentLoop, Answer, RunResult
 from studio.agent.run_events import DraftRevised, RunEvent
-from studio.agent.tools import PreviewProvider, ToolContext, build_spec_tools
+from studio.agent.tools import PreviewProvider, ToolContext
 from studio.agent.trace import Masker, Tracer
 from studio.library.revisions import Revision
 
@@ -55,8 +56,12 @@ class AgentSession:
         sleep: Callable[[float], Any] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
         info: dict[str, Any] | None = None,
+        effort: str = "provider-default",
+        tool_set: str = "standard",
     ) -> None:
         self.draft = Draft(spec, clock=clock)
+        #: "standard" or "compound" (studio.agent.compound): fixed for the session's life.
+        self.tool_set = tool_set
         self.info = dict(info or {})
         self.tracer = Tracer(masker=masker, clock=clock)
         self.ctx = ToolContext(
@@ -67,12 +72,12 @@ class AgentSession:
             platform_registry=platform_registry,
             on_revision=self._on_revision,
         )
-        self.tools = build_spec_tools(self.ctx)
+        self.tools = build_tools(self.ctx, tool_set)
         self.answers: list[dict[str, Any]] = []
         self.loop = AgentLoop(
             model,
             self.tools,
-            system=system if system is not None else system_prompt(guide),
+            system=system if system is not None else system_prompt(guide, tools=tool_set),
             limits=limits,
             retry=retry,
             on_event=on_event,
@@ -80,6 +85,7 @@ class AgentSession:
             sleep=sleep,
             state_version=lambda: self.draft.version,
             change_check=self._change_missing,
+            effort=effort,
         )
         self.instructions: list[str] = []
         self._changed = False
@@ -110,6 +116,13 @@ class AgentSession:
             instruction = f"{instruction}\n\n{self._selection(selected)}"
         self.instructions.append(instruction)
         return await self.loop.run(instruction)
+
+    def restored(self, instructions: list[str], instruction: str) -> None:
+        """State a resumed run continues with (studio.agent.resume): the instructions so far,
+        and the change check of the one it continues."""
+        self.instructions = list(instructions)
+        self._asks_change = asks_for_change(instruction)
+        self._changed = bool(self.draft.revisions)
 
     def _change_missing(self, text: str) -> str | None:
         """Why an instruction that asks for a change ended without one (None: it is done)."""

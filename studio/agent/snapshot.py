@@ -14,7 +14,10 @@ if TYPE_CHECKING:
     from studio.agent.session import AgentSession
 
 FORMAT = "proto-studio-agent-run"
-VERSION = 1
+VERSION = 2
+SUPPORTED = (1, 2)
+"""Versions this build reads: 1 replays; 2 adds the transcript, the open batch and the tool
+declarations a resumed run needs (studio.agent.resume)."""
 
 
 class SnapshotError(ValueError):
@@ -46,6 +49,18 @@ def build_snapshot(session: AgentSession) -> dict[str, Any]:
             "context_window": loop.window.tokens if loop.window else None,
         },
         "tools": session.tools.fingerprints(),
+        "tool_declarations": [
+            {
+                "name": t.name,
+                "description": t.description,
+                "parameters": t.parameters,
+                "fingerprint": t.fingerprint(),
+            }
+            for t in session.tools
+        ],
+        "loop": loop.state_json(),
+        "effort": loop.effort,
+        "tool_set": session.tool_set,
         "instructions": list(session.instructions),
         "base_spec": session.draft.base,
         "record": loop.record,
@@ -110,9 +125,10 @@ def load_snapshot(path: Path) -> dict[str, Any]:
 def check_snapshot(data: Any, where: str = "snapshot") -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SnapshotError(f"{where}: not a Proto Studio agent run snapshot")
-    if data.get("version") != VERSION:
+    if data.get("version") not in SUPPORTED:
         raise SnapshotError(
-            f"{where}: snapshot version {data.get('version')!r} is not supported (expected {VERSION})"
+            f"{where}: snapshot version {data.get('version')!r} is not supported (this build "
+            f"reads {', '.join(map(str, SUPPORTED))})"
         )
     for key in ("base_spec", "record", "instructions", "tools"):
         if key not in data:

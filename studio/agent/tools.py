@@ -1,5 +1,8 @@
 """The spec tools the model gets: outline, readNode, readData, capabilities, validate, patch,
-preview, inspect, events and askUser. Writes go only through `patch`, on the draft."""
+reviseSpec, preview, inspect, events and askUser. Writes go only through `patch` and, for what the
+patch surface cannot express (a new root, window or theme), the guarded whole-spec revision
+`reviseSpec`, both on the draft (`write_ops`, `write_revision`: also what the compound tool set of
+`studio.agent.compound` expands into)."""
 
 from __future__ import annotations
 
@@ -103,6 +106,86 @@ def summary_of(ops: list[Any]) -> str:
     return text if len(text) <= SUMMARY_MAX else text[: SUMMARY_MAX - 3] + "..."
 
 
+def write_ops(ctx: ToolContext, ops: list[Any], summary: str, *, what: str = "patch") -> JSON:
+    """Patch the draft (validated whole; all ops or none): the tool result, or ToolError naming
+    the op index, the path and the message. The one write path of `patch` and the compound
+    tools."""
+    from studio.spec import PatchError
+
+    summary = " ".join(str(summary or "").split())[:SUMMARY_MAX]
+    try:
+        revision = ctx.draft.patch(ops, summary or summary_of(ops), ctx.instruction())
+    except PatchError as exc:
+        ctx.extra["last_rejection"] = f"op {exc.index}, {exc.path}: {exc.message}"
+        raise ToolError(
+            "patch rejected, nothing changed; fix the op and send the patch again"
+            if what == "patch"
+            else f"{what} rejected, nothing changed; read the path and message, fix it and "
+            "call it again",
+            opIndex=exc.index,
+            path=exc.path,
+            message=exc.message,
+        ) from None
+    return _accepted(ctx, revision)
+
+
+def _accepted(ctx: ToolContext, revision: Revision) -> JSON:
+    if ctx.on_revision is not None:
+        ctx.on_revision(revision)
+    # The revision number, not its random id, so a replay produces the same tool result.
+    return {"ok": True, "revision": len(ctx.draft.revisions), "changed": list(revision.changed)}
+
+
+def node_ids(node: Any) -> list[str]:
+    """The ids of a node and every node below it, in document order."""
+    from studio.spec.tree import walk
+
+    return [
+        n["id"] for _, n, _, _ in walk({"root": node}) if isinstance(n.get("id"), str) and n["id"]
+    ]
+
+
+def write_revision(
+    ctx: ToolContext, members: JSON, summary: str, removed: list[str] | tuple[str, ...] = ()
+) -> JSON:
+    """A whole-spec revision of root, window and/or theme, with its own guard: a new root must
+    keep every node id the draft has unless `removed` names it, so a partial root (a model that
+    sent only the part it changed) is refused instead of silently losing the rest. Validated
+    whole; ToolError names the place."""
+    from studio.spec import PatchError
+
+    members = {k: v for k, v in members.items() if k in ("root", "window", "theme")}
+    if not members:
+        raise ToolError("reviseSpec needs root, window or theme; nothing changed")
+    root = members.get("root")
+    if isinstance(root, dict):
+        kept = set(node_ids(root))
+        lost = [i for i in node_ids(ctx.draft.spec.get("root")) if i not in kept]
+        lost = [i for i in dict.fromkeys(lost) if i not in set(removed)]
+        if lost:
+            shown = ", ".join(lost[:12]) + (f" and {len(lost) - 12} more" if len(lost) > 12 else "")
+            ctx.extra["last_rejection"] = f"the new root drops {shown}"
+            raise ToolError(
+                "reviseSpec refused, nothing changed: the new root drops nodes the draft has "
+                f"({shown}). Send the whole new root with them, or list them in `removed` if "
+                "removing them is the change; for one node use patch replaceNode",
+                dropped=lost[:50],
+            )
+    summary = " ".join(str(summary or "").split())[:SUMMARY_MAX] or (
+        "Change the " + " and ".join(members)
+    )
+    try:
+        revision = ctx.draft.revise(members, summary, ctx.instruction())
+    except PatchError as exc:
+        ctx.extra["last_rejection"] = f"{exc.path}: {exc.message}"
+        raise ToolError(
+            "reviseSpec rejected, nothing changed; fix it and send it again",
+            path=exc.path,
+            message=exc.message,
+        ) from None
+    return _accepted(ctx, revision)
+
+
 def build_spec_tools(ctx: ToolContext) -> ToolRegistry:
     """The registry of spec tools bound to one draft."""
 
@@ -159,25 +242,13 @@ def build_spec_tools(ctx: ToolContext) -> ToolRegistry:
         return {"ok": False, "path": result.path, "message": result.message}
 
     async def patch(args: JSON) -> Any:
-        from studio.spec import PatchError
+        return write_ops(ctx, args["ops"], str(args.get("summary") or ""))
 
-        summary = " ".join(str(args.get("summary") or "").split())[:SUMMARY_MAX]
-        try:
-            revision = ctx.draft.patch(
-                args["ops"], summary or summary_of(args["ops"]), ctx.instruction()
-            )
-        except PatchError as exc:
-            ctx.extra["last_rejection"] = f"op {exc.index}, {exc.path}: {exc.message}"
-            raise ToolError(
-                "patch rejected, nothing changed; fix the op and send the patch again",
-                opIndex=exc.index,
-                path=exc.path,
-                message=exc.message,
-            ) from None
-        if ctx.on_revision is not None:
-            ctx.on_revision(revision)
-        # The revision number, not its random id, so a replay produces the same tool result.
-        return {"ok": True, "revision": len(ctx.draft.revisions), "changed": list(revision.changed)}
+    async def revise_spec(args: JSON) -> Any:
+        members: JSON = {k: args[k] for k in ("root", "window", "theme") if k in args}
+        return write_revision(
+            ctx, members, str(args.get("summary") or ""), args.get("removed") or []
+        )
 
     async def preview(args: JSON) -> Any:
         if ctx.preview is not None:
@@ -309,6 +380,37 @@ def build_spec_tools(ctx: ToolContext) -> ToolRegistry:
                     {
                         "ops": [{"op": "add", "path": "/state/darkMode", "value": False}],
                         "summary": "Add a darkMode switch state",
+                    },
+                ),
+                timeout=15,
+                idempotent=False,
+            ),
+            Tool(
+                "reviseSpec",
+                "A whole-spec revision for what patch cannot change: a whole new `theme` (null "
+                "removes it), `window`, or `root` (the whole tree: every node it drops must be "
+                "listed in `removed`). The rest of the draft is kept; the result is validated "
+                "whole. Use patch for one node, state and data.",
+                {
+                    "type": "object",
+                    "properties": {
+                        "theme": {"type": ["object", "null"]},
+                        "window": {"type": "object"},
+                        "root": {"type": "object"},
+                        "removed": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "ids of nodes a new root removes on purpose",
+                        },
+                        "summary": {"type": "string", "maxLength": SUMMARY_MAX},
+                    },
+                    "additionalProperties": False,
+                },
+                revise_spec,
+                examples=(
+                    {
+                        "theme": {"mode": "dark", "colors": {"seed": "#6750A4"}},
+                        "summary": "Dark theme with a purple seed",
                     },
                 ),
                 timeout=15,

@@ -46,6 +46,18 @@ EventSource = Callable[[Emit, Sleep], Awaitable[None]]
 
 
 @dataclass(frozen=True)
+class ResultLink:
+    """A link from a call's result to another call (Pocket's ToolResultAction, seed 004 §5.2):
+    the generated result view offers a button that opens `call`'s form with `args` set, each
+    linked argument name mapped to a JSON pointer into this call's result ("" is the whole
+    result). Checked against both schemas when the registry is built."""
+
+    call: str
+    label: str
+    args: Mapping[str, str]
+
+
+@dataclass(frozen=True)
 class PlatformCall:
     """One operation of a module. `args` is a JSON Schema (draft 2020-12, an object schema with
     `additionalProperties: false`), `result` the JSON Schema of what the call writes to `into`.
@@ -67,6 +79,8 @@ class PlatformCall:
     #: Arguments whose values are secrets (a PIN, a token): the consent dialog masks them until
     #: the user reveals them. Only the module says so, never the spec.
     secret_args: frozenset[str] = frozenset()
+    #: Links from this call's result to other calls, with arguments filled from the result.
+    links: tuple[ResultLink, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from studio.platform.module import (
     PlatformError,
     PlatformEvent,
     PlatformModule,
+    ResultLink,
 )
 from studio.platform.modules import calc, clipboard, device, echo, share, units
 from studio.spec.coerce import coerce_args, schema_types
@@ -35,6 +36,7 @@ class PlatformRegistry:
         self._event_validators: dict[str, Draft202012Validator] = {}
         for module in modules:
             self.add(module)
+        self.check_links()
 
     def add(self, module: PlatformModule) -> None:
         if module.name in self._modules:
@@ -95,6 +97,44 @@ class PlatformRegistry:
 
     def module(self, name: str) -> PlatformModule | None:
         return self._modules.get(name)
+
+    # -- result links ---------------------------------------------------------------------------
+    def links_of(self, call: str) -> list[ResultLink]:
+        """The result links of `call` whose target this build has (a link to a module the
+        build lacks is not offered)."""
+        found = self.lookup(call)
+        if found is None:
+            return []
+        return [link for link in found[1].links if self.lookup(link.call) is not None]
+
+    def check_links(self) -> None:
+        """Every link to a call this build has names its arguments, and each pointer reaches a
+        part of the result whose type the argument takes; ValueError names the link."""
+        for module in self._modules.values():
+            for call in module.calls.values():
+                for n, link in enumerate(call.links):
+                    where = f"{module.name}.{call.name} links[{n}] ({link.call})"
+                    target = self.lookup(link.call)
+                    if not link.label.strip():
+                        raise ValueError(f"{where}: a link needs a label")
+                    if target is None:
+                        continue
+                    params = target[1].args.get("properties", {})
+                    for name, pointer in link.args.items():
+                        if name not in params:
+                            raise ValueError(f"{where}: {link.call} has no argument {name!r}")
+                        part = _result_part(call.result, pointer)
+                        if part is None:
+                            raise ValueError(
+                                f"{where}: {pointer!r} is not in the result of "
+                                f"{module.name}.{call.name}"
+                            )
+                        if not _fits(part, params[name]):
+                            raise ValueError(
+                                f"{where}: the result at {pointer!r} cannot be the argument "
+                                f"{name!r} ({sorted(schema_types(part))} vs "
+                                f"{sorted(schema_types(params[name]))})"
+                            )
 
     def capabilities(self) -> list[str]:
         """The `prototype_platform_<module>_v<n>` capabilities this build advertises, sorted."""
@@ -247,6 +287,28 @@ def describe(error: ValidationError, root: str) -> str:
         message = error.message
     line = f"{place}: {message}".replace("\n", " ")
     return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
+
+
+def _result_part(schema: JSON, pointer: str) -> JSON | None:
+    """The sub-schema of a result schema at a JSON pointer ("" the whole), or None."""
+    node: Any = schema
+    for raw in pointer.split("/")[1:] if pointer else []:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        props = node.get("properties") if isinstance(node, dict) else None
+        if not isinstance(props, dict) or token not in props:
+            return None
+        node = props[token]
+    return node if isinstance(node, dict) else None
+
+
+def _fits(part: JSON, param: JSON) -> bool:
+    """Whether a value of schema `part` can be passed as an argument of schema `param`."""
+    given, taken = schema_types(part), schema_types(param)
+    if not given or not taken:
+        return True  # an untyped side takes anything
+    if "integer" in given and "number" in taken:
+        given = given | {"number"}
+    return bool(given & taken)
 
 
 def _short(value: Any, limit: int = 40) -> str:

@@ -9,6 +9,8 @@ as `{"time": {"hour": KEY, "minute": KEY}}`, read as "HH:MM"); array of a string
 any other array of strings -> comma-separated text. A run button calls the op with the
 `platform` action (`into` /data/result, a statusKey) and a result view follows the result shape
 (object -> a listItem per field, array -> a repeat, scalar -> text), reading `{/data/...}`.
+A call's result links (registry data, `PlatformCall.links`) become buttons under the result
+that open the linked call's form in a sheet, its linked arguments set from the result.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import math
 import re
 from typing import Any, TypeGuard
 
-from studio.platform.module import JSON
+from studio.platform.module import JSON, PlatformCall, ResultLink
 from studio.platform.registry import PlatformRegistry, unknown_call_message
 
 STATUS_KEY = "status"
@@ -60,10 +62,11 @@ def _types(schema: JSON) -> set[str]:
 Field = tuple[list[JSON], dict[str, Any], Any]
 
 
-def _field(name: str, schema: JSON) -> Field:
+def _field(name: str, schema: JSON, prefix: str = "") -> Field:
     """The nodes for one argument, the state keys they write (with initial values), and the
-    argument as the platform action passes it (a reference to those keys)."""
-    key = state_key(name)
+    argument as the platform action passes it (a reference to those keys). `prefix` keeps a
+    linked call's keys apart from the surface's own."""
+    key = state_key(prefix + name)
     label = _label(name, schema)
     types = _types(schema)
     default = schema.get("default")
@@ -254,8 +257,17 @@ def result_view(schema: JSON, pointer: str = RESULT_POINTER, label: str = "Resul
     return [{"type": "listItem", "headline": label, "supporting": "{" + pointer + "}"}]
 
 
-def generate_surface(call: str, args: JSON, result: JSON, *, description: str = "") -> JSON:
-    """The form spec for `call` ("module.op") with argument schema `args` and result `result`."""
+def generate_surface(
+    call: str,
+    args: JSON,
+    result: JSON,
+    *,
+    description: str = "",
+    links: list[tuple[ResultLink, PlatformCall]] | None = None,
+) -> JSON:
+    """The form spec for `call` ("module.op") with argument schema `args` and result `result`;
+    each of `links` (a result link and the linked call) becomes a button under the result that
+    opens the linked call's form in a sheet with the linked arguments set from the result."""
     module, _, op = call.partition(".")
     if not module or not op:
         raise SurfaceError(f"{call!r}: expected module.call")
@@ -296,10 +308,23 @@ def generate_surface(call: str, args: JSON, result: JSON, *, description: str = 
     }
     status = {"type": "text", "id": "status", "text": "Status: {" + STATUS_KEY + "}"}
     body = [*fields, run, status, {"type": "divider"}, *result_view(result)]
+    modules = [module]
+    sheets: list[JSON] = []
+    for n, (link, target) in enumerate(links or [], 1):
+        button, sheet, keys = _link(n, link, target)
+        clash = sorted(set(keys) & set(state))
+        if clash:
+            raise SurfaceError(f"{call}: link to {link.call} needs state key {clash[0]!r} twice")
+        state.update(keys)
+        body.append(button)
+        sheets.append(sheet)
+        target_module = link.call.partition(".")[0]
+        if target_module not in modules:
+            modules.append(target_module)
     return {
         "id": f"surface-{module}-{_KEY_CHARS.sub('-', op)}",
         "window": {"placement": {"type": "fullscreen"}},
-        "requires": {"platform": [module]},
+        "requires": {"platform": modules},
         "state": state,
         "data": {},
         "root": {
@@ -307,6 +332,7 @@ def generate_surface(call: str, args: JSON, result: JSON, *, description: str = 
             "style": {"padding": {"top": 0, "bottom": 16, "start": 0, "end": 0}},
             "children": [
                 *header,
+                *sheets,
                 {
                     "type": "scroll",
                     "style": {"weight": 1},
@@ -324,10 +350,97 @@ def generate_surface(call: str, args: JSON, result: JSON, *, description: str = 
     }
 
 
+def _link(n: int, link: ResultLink, target: PlatformCall) -> tuple[JSON, JSON, dict[str, Any]]:
+    """A result link: the button (shown once the call succeeded) that opens a sheet by setting
+    its key (AutoMobile's contract has no push: a sheet opened by setState is the studio's
+    push), and the sheet holding the linked call's form. The linked arguments are passed as
+    `{"data": pointer}` into this call's result and shown read-only (a setState value is a
+    literal in the contract, so the result cannot be copied into a form field); the others
+    are fields of their own (`l<n>_` keys)."""
+    prefix, open_key, status_key = f"l{n}_", f"link{n}Open", f"link{n}Status"
+    into = f"/data/link{n}"
+    state: dict[str, Any] = {open_key: False, status_key: "idle"}
+    fields: list[JSON] = []
+    refs: dict[str, Any] = {}
+    for name, schema in (target.args.get("properties") or {}).items():
+        if name in link.args:
+            pointer = RESULT_POINTER + link.args[name]
+            refs[name] = {"data": pointer}
+            fields.append(
+                {
+                    "type": "listItem",
+                    "id": f"link{n}_{state_key(name)}",
+                    "headline": _label(name, schema),
+                    "supporting": "{" + pointer + "} (from the result)",
+                }
+            )
+            continue
+        nodes, keys, refs[name] = _field(name, schema, prefix)
+        fields.extend(nodes)
+        state.update(keys)
+    button = {
+        "type": "button",
+        "id": f"link{n}",
+        "label": link.label,
+        "variant": "tonal",
+        "visibleWhen": {"key": STATUS_KEY, "equals": "ok"},
+        "onTap": [{"type": "setState", "key": open_key, "value": True}],
+    }
+    run = {
+        "type": "button",
+        "id": f"link{n}_run",
+        "label": "Run",
+        "onTap": [
+            {
+                "type": "platform",
+                "call": link.call,
+                "args": refs,
+                "into": into,
+                "statusKey": status_key,
+            }
+        ],
+    }
+    close = {
+        "type": "button",
+        "id": f"link{n}_close",
+        "label": "Close",
+        "variant": "text",
+        "onTap": [{"type": "setState", "key": open_key, "value": False}],
+    }
+    sheet = {
+        "type": "bottomSheet",
+        "id": f"link{n}_sheet",
+        "openWhen": {"key": open_key, "equals": True},
+        "detents": ["full"],
+        "dragHandle": True,
+        "dismissOnSwipe": True,
+        "child": {
+            "type": "column",
+            "style": {"padding": {"top": 16, "bottom": 16, "start": 16, "end": 16}, "spacing": 12},
+            "children": [
+                {"type": "text", "text": link.call, "style": {"textStyle": "titleLarge"}},
+                *fields,
+                run,
+                {"type": "text", "id": f"link{n}_status", "text": "Status: {" + status_key + "}"},
+                {"type": "divider"},
+                *result_view(target.result, into),
+                close,
+            ],
+        },
+    }
+    return button, sheet, state
+
+
 def surface_for(registry: PlatformRegistry, call: str) -> JSON:
-    """The generated surface of a registered call; `SurfaceError` for an unknown one."""
+    """The generated surface of a registered call (with its result links to calls this build
+    has); `SurfaceError` for an unknown one."""
     found = registry.lookup(call)
     if found is None:
         raise SurfaceError(unknown_call_message(registry, call))
     _, spec = found
-    return generate_surface(call, spec.args, spec.result, description=spec.description)
+    links = []
+    for link in registry.links_of(call):
+        target = registry.lookup(link.call)
+        if target is not None:
+            links.append((link, target[1]))
+    return generate_surface(call, spec.args, spec.result, description=spec.description, links=links)

@@ -9,7 +9,8 @@ Public API (re-exported lazily so that importing one part never pays for the oth
 - `spec_file_bytes(spec)`: the bytes a spec file is written as (always within the spec limit)
 - `expand(spec) -> dict` (components/`use` expanded; raises `SpecError`)
 - `outline(spec)`, `read_node(spec, address)`, `read_data(spec, pointer)`
-- `apply_patch(spec, ops) -> PatchResult` (raises `PatchError` with op index, path, message)
+- `apply_patch(spec, ops) -> PatchResult` (raises `PatchError` with op index, path, message);
+  `revise_spec(spec, members)`: whole new root/window/theme; `reapply(spec, ops)` for a rebase
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ _EXPORTS = {
     "PatchError": "studio.spec.patch",
     "PatchResult": "studio.spec.patch",
     "replace_spec": "studio.spec.patch",
+    "revise_spec": "studio.spec.patch",
+    "reapply": "studio.spec.patch",
     "expand_components": "studio.spec.components",
     "expand_with_locations": "studio.spec.components",
 }

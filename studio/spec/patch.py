@@ -8,7 +8,9 @@ Ops (the agent's `patch` tool, seed section 4.1):
 - `{"op": "replaceNode", "id": ID, "node": NODE}` (or `"address": ADDR` for a node without an id).
 
 Anything else in the spec (`/root`, `/window`, `/theme`, `/components`, ...) is a whole-spec
-revision: `replace_spec(spec, new_spec)`. The input spec is never changed; the result is
+revision: `replace_spec(spec, new_spec)`, or `revise_spec(spec, members)` for whole new `root`,
+`window` and `theme` members over the rest of the spec (the agent's `reviseSpec` tool), recorded as
+one `{"op": "reviseSpec", "members": {...}}` op so a rebase can apply it again (`reapply`). The input spec is never changed; the result is
 validated as a whole and on failure `PatchError(index, path, message)` names the op to blame.
 
 The JSON-Patch subset is written here instead of using the `jsonpatch` library because we need
@@ -229,7 +231,8 @@ def _apply_one(spec: Raw, index: int, op: Raw) -> tuple[Raw, list[str], set[str]
         if path == "root":
             raise _malformed(
                 index,
-                "replaceNode cannot replace root: send the whole spec as a revision (replace_spec)",
+                "replaceNode cannot replace root: send the whole spec as a revision "
+                "(replace_spec, or revise_spec with a new root: the agent's reviseSpec tool)",
             )
         new, _ = replace_node(spec, path, copy.deepcopy(op["node"]))
         return new, [path], set()
@@ -296,6 +299,52 @@ def _blame(stages: list[Raw], validate: Callable[[Raw], ValidationResult]) -> in
         if validate(stages[stage]).ok:
             return stage
     return 0
+
+
+REVISE_OP = "reviseSpec"
+REVISABLE = ("root", "window", "theme")
+"""The top-level members a whole-spec revision may replace (the patch surface cannot)."""
+
+
+def revise_spec(spec: Raw, members: object) -> PatchResult:
+    """A whole-spec revision of `root`, `window` and/or `theme`: each given member is replaced
+    whole (a null `theme` removes it), everything else is kept, and the result is validated as a
+    whole (PatchError with index None naming the place). Its one op records the members."""
+    if not isinstance(members, dict) or not members:
+        raise PatchError(None, "members", f"Expected an object with {', '.join(REVISABLE)}")
+    for key, value in members.items():
+        if key not in REVISABLE:
+            raise PatchError(
+                None,
+                str(key),
+                f"a whole-spec revision replaces only {', '.join(REVISABLE)} "
+                "(state, data and requires are patched)",
+            )
+        if value is None and key != "theme":
+            raise PatchError(None, key, f"{key} is required; send the whole new {key}")
+        if value is not None and not isinstance(value, dict):
+            raise PatchError(None, key, "Expected an object")
+    new = dict(spec)
+    for key, value in members.items():
+        if value is None:
+            new.pop(key, None)
+        else:
+            new[key] = copy.deepcopy(value)
+    error = _check(_validate(new))
+    if error is not None:
+        raise PatchError(None, *error)
+    op = {"op": REVISE_OP, "members": copy.deepcopy(members)}
+    return PatchResult(new, changed_addresses(spec, new), (op,))
+
+
+def reapply(spec: Raw, ops: Sequence[object]) -> PatchResult:
+    """A revision's ops applied again (a rebase): patch ops through `apply_patch`, a
+    `reviseSpec` op through `revise_spec`."""
+    if len(ops) == 1 and isinstance(ops[0], dict) and ops[0].get("op") == REVISE_OP:
+        return revise_spec(spec, ops[0].get("members"))
+    if any(isinstance(op, dict) and op.get("op") == REVISE_OP for op in ops):
+        raise PatchError(None, "ops", "a reviseSpec op is a revision of its own")
+    return apply_patch(spec, ops)
 
 
 def replace_spec(spec: Raw, new_spec: Raw) -> PatchResult:

@@ -1,5 +1,7 @@
 """Agent settings: provider profile, base URL, model, API key (OS keychain, masked), local only,
-turn cap and token budget, a "Test connection" request and local model servers found on this machine.
+turn cap and token budget, the model's tool set and reasoning effort and a local model for node
+edits (`agent_model_options`), a "Test connection" request and local model servers found on this
+machine.
 
 Every text that can be long (the keychain's trouble, a server's error, a URL) wraps inside the
 dialog, so it keeps a laptop-sized width; one Save writes everything and closes it."""
@@ -36,6 +38,7 @@ from studio.agent.providers import (
     probe_local_servers,
 )
 from studio.concurrency import TaskOwner, off_loop
+from studio.ui.agent_model_options import ModelOptions
 from studio.ui.labels import WrapLabel
 
 MASKED = "••••••••"
@@ -127,6 +130,8 @@ class AgentSettingsDialog(QDialog):
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         self.message = WrapLabel("", self)
         self.message.setObjectName("settingsMessage")
+        self.options = ModelOptions(self)
+        self._before = config
 
         key_row = QHBoxLayout()
         key_row.addWidget(self.key, 1)
@@ -142,6 +147,7 @@ class AgentSettingsDialog(QDialog):
         form.addRow("", self.local_only)
         form.addRow("Turn cap", self.max_turns)
         form.addRow("Token budget", self.token_budget)
+        self.options.add_rows(form)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         test_row = QHBoxLayout()
         test_row.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -156,6 +162,8 @@ class AgentSettingsDialog(QDialog):
 
         self._load(config)
         self.profile.currentIndexChanged.connect(self._profile_changed)
+        for combo in (self.api, self.options.effort):
+            combo.currentIndexChanged.connect(self._show_options)
         self.test_button.clicked.connect(self._test_clicked)
         self.remove_key.clicked.connect(self._remove_key)
         self.buttons.accepted.connect(self.save)
@@ -173,12 +181,13 @@ class AgentSettingsDialog(QDialog):
         self.local_only.setChecked(config.local_only)
         self.max_turns.setValue(config.max_turns)
         self.token_budget.setValue(config.token_budget or 0)
+        self.options.load(config)
         self._refresh_profile()
 
     def config(self) -> AgentConfig:
         budget = self.token_budget.value()
         api = self.api.currentData()
-        return AgentConfig(
+        config = AgentConfig(
             profile=str(self.profile.currentData()),
             base_url=self.base_url.text().strip(),
             model=self.model.currentText().strip(),
@@ -187,6 +196,10 @@ class AgentSettingsDialog(QDialog):
             max_turns=self.max_turns.value(),
             token_budget=budget or None,
         )
+        return self.options.apply(config, self._before)
+
+    def _show_options(self) -> None:
+        self.options.show_profile(str(self.profile.currentData()), str(self.api.currentData()))
 
     def _profile_changed(self) -> None:
         self.base_url.clear()
@@ -194,6 +207,7 @@ class AgentSettingsDialog(QDialog):
         self._refresh_profile()
 
     def _refresh_profile(self) -> None:
+        self._show_options()
         profile = PROFILES[str(self.profile.currentData())]
         self.base_url.setPlaceholderText(profile.default_base_url or "https://host/v1")
         self.key_stored = None
@@ -255,6 +269,11 @@ class AgentSettingsDialog(QDialog):
     async def _save(self) -> None:
         config = self.config()
         account = key_account(config)
+        problem = self.options.problem(config.profile, config.api)
+        if problem is not None:  # refused here, not at the first request
+            self.message.setText(f"Reasoning effort: {problem}")
+            self.save_button.setEnabled(True)
+            return
         try:
             if self.key_text():
                 if self.no_keychain:

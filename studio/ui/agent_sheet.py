@@ -31,6 +31,7 @@ from studio.agent.run_events import (
     InputRequired,
     LoopWarning,
     Notice,
+    ReasoningStreamed,
     RetryScheduled,
     RunEnded,
     RunEvent,
@@ -45,6 +46,7 @@ from studio.agent.run_events import (
 from studio.concurrency import TaskOwner
 from studio.document import Document
 from studio.ui.agent_chat import AskCard, ChatView, InstructionBox
+from studio.ui.agent_run_info import ReasoningPanel, ResumeOffer, RouteLabel
 from studio.ui.agent_status import CountersBar, RunCounters, SheetHeader
 from studio.ui.review_card import ReviewCard
 from studio.ui.scenes import DraftScene
@@ -151,6 +153,8 @@ class AgentSheet(QWidget):
         self._checking = False  # the model settings check (keychain) is running
         # The run's last rejected tool call not followed by a change: (tool, where, message).
         self._rejection: tuple[str, str, str] | None = None
+        self.unfinished_checked = False  # the saved runs were looked at for this prototype
+        self._resuming: Any = None  # the saved run being continued (offered again if refused)
         self._build()
         self.chat.flush_timer.timeout.connect(self._show_counters)
         self._tick = QTimer(self)
@@ -170,6 +174,9 @@ class AgentSheet(QWidget):
         self.tabs.addTab(self.chat, "Chat")
         self.tabs.addTab(self.trace, "Trace")
         self.ask_card = AskCard(self)
+        self.reasoning = ReasoningPanel(self)
+        self.route_label = RouteLabel(self)
+        self.resume_offer = ResumeOffer(self)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("status")
         self.status_label.setWordWrap(True)
@@ -177,7 +184,15 @@ class AgentSheet(QWidget):
         self.input = InstructionBox(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        parts: list[QWidget] = [self.header, self.counters_bar, self.tabs, self.ask_card]
+        parts: list[QWidget] = [
+            self.header,
+            self.counters_bar,
+            self.resume_offer,
+            self.route_label,
+            self.tabs,
+            self.reasoning,
+            self.ask_card,
+        ]
         for part in [*parts, self.status_label, self.review, self.input]:
             layout.addWidget(part, 1 if part is self.tabs else 0)
         # The parts a user (and a test) works with, by name.
@@ -205,6 +220,7 @@ class AgentSheet(QWidget):
         self.header.banner_button.clicked.connect(self.open_settings)
         self.header.settings_button.clicked.connect(self.open_settings)
         self.trace.replayRequested.connect(self.replay)
+        self.resume_offer.continueRequested.connect(self.continue_run)
 
     @property
     def choice_buttons(self) -> list[QPushButton]:
@@ -250,8 +266,12 @@ class AgentSheet(QWidget):
         if doc is not self._document:
             self._document = doc
             self.chat.clear()
+            self.resume_offer.clear()
+            self.unfinished_checked = False
             self._selected = self.workspace.selection.primary if doc is not None else None
             self._reset_run_view()
+            if doc is not None and self._save_snapshots:
+                self._tasks.spawn(self._offer_unfinished(doc), label="unfinished runs")
         self._show_selection()
         self._update_controls()
 
@@ -354,13 +374,30 @@ class AgentSheet(QWidget):
         driver.start(text, self._chooser(), self.config.limits(), selected=self._selected)
         self._update_controls()
 
-    def _chooser(self) -> Any:
+    def generate(self, instruction: str) -> None:
+        """New from description: build the (new, unsaved) open prototype from `instruction` on
+        a draft; the router takes it as a new prototype (the cloud model unless Local only)."""
+        doc = self._document
+        if doc is None:
+            return
+        driver = self._driver_for(doc)
+        if driver.state != "idle" or self.problem():
+            self._set_status(self.problem() or "Stop the current run before creating another.")
+            return
+        self._trouble = None
+        self.chat.add("user", "[new from description]\n" + instruction.split("\n\n", 1)[0])
+        driver.start(instruction, self._chooser(kind="create"), self.config.limits())
+        self._update_controls()
+
+    def _chooser(self, kind: str = "edit") -> Any:
         # The model is chosen inside the run (it may read the keychain); a settings change made
         # while the run starts does not affect it.
         config, selected, models = dataclasses.replace(self.config), self._selected, self.models
+        if kind == "create":
+            selected = None
 
         async def choose() -> ModelChoice:
-            return await models.choose(config, selected)
+            return await models.choose(config, selected, kind=kind)
 
         return choose
 
@@ -376,6 +413,42 @@ class AgentSheet(QWidget):
             return
         self.chat.add("user", "[re-run on the current prototype]")
         driver.rerun(self._chooser(), self.config.limits())
+        self._update_controls()
+
+    async def _offer_unfinished(self, doc: Document) -> None:
+        """Offer to continue the newest unfinished run saved for this prototype (read off the
+        GUI thread; matched by the prototype's id)."""
+        from studio.agent.resume import unfinished_runs
+        from studio.concurrency import off_loop
+
+        found = await off_loop(unfinished_runs)
+        self.unfinished_checked = True
+        driver = self._drivers.get(doc)
+        if doc is not self._document or (driver is not None and driver.state != "idle"):
+            return
+        for _, record in found:
+            if record.base_spec.get("id") == doc.spec.get("id"):
+                self.resume_offer.offer(record)
+                return
+
+    def continue_run(self, record: Any, anyway: bool = False) -> None:
+        """Continue an unfinished run saved earlier, with the model the settings choose now
+        (`anyway`: also when the tools changed since it was saved)."""
+        doc = self._document
+        if doc is None:
+            return
+        driver = self._driver_for(doc)
+        if driver.state != "idle" or self.problem():
+            self._set_status(
+                "Stop the current run (or fix the settings) before continuing another."
+            )
+            return
+        self.resume_offer.clear()
+        self._resuming = record
+        self.chat.add("user", f"[continue the unfinished run]\n{record.instruction}")
+        driver.resume_saved(
+            record, self._chooser(), self.config.limits(), allow_tool_changes=anyway
+        )
         self._update_controls()
 
     def replay(self, snapshot: dict[str, Any]) -> None:
@@ -415,6 +488,8 @@ class AgentSheet(QWidget):
             case TurnStarted(turn=turn):
                 self.counters.turn, self.counters.streaming_chars = turn, 0
                 self._set_status(f"thinking (turn {turn} of {self.counters.max_turns})")
+            case ReasoningStreamed(text=text):
+                self.reasoning.add(text)
             case TextStreamed(text=text):
                 self.chat.stream(text)
                 self.counters.streaming_chars += len(text)
@@ -458,6 +533,13 @@ class AgentSheet(QWidget):
         self.counters.reset(limits.max_turns, limits.token_budget)
         self.counters.started = time.monotonic()
         self._rejection = None
+        self.reasoning.clear()
+        self.resume_offer.clear()
+        info = driver.session.info if driver.session is not None else {}
+        if driver.session is not None:
+            self.route_label.show_route(
+                driver.session.loop.model.model, bool(info.get("local")), str(info.get("why") or "")
+            )
         self.chat.end_reply()  # the answer's bubble appears with its first words, not before
         self._tick.start()
         self._hide_ask()
@@ -521,7 +603,17 @@ class AgentSheet(QWidget):
                 self._problem, self._problem_checked = event.reason, True
             elif event.error_class in TROUBLE:
                 # The reason is in the chat; the banner says only where to fix it.
-                self._trouble = "The last run could not use the model: check Agent settings (or use a local model)."
+                self._trouble = (
+                    "The last run could not use the model: check Agent settings "
+                    "(or use a local model)."
+                )
+            elif (
+                event.error_class == "resume"
+                and self._resuming is not None
+                and "the tools changed" in event.reason
+            ):  # the user may accept the change: offer it again, saying what changed
+                self.resume_offer.offer(self._resuming, anyway=event.reason.split(": ", 1)[-1])
+        self._resuming = None
         self._rejection = None
         self.chat.end_reply()
         self._sync_trace(driver)

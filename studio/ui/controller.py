@@ -13,6 +13,7 @@ import asyncio
 import copy
 import logging
 import os
+import weakref
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -97,6 +98,8 @@ class StudioController(QObject):
     deleteUndoable = Signal(str)  # name of the prototype that can be restored ("" = no more)
     recentFilesChanged = Signal(list)  # list[str]
     documentClosed = Signal()  # no prototype is open any more (e.g. the open one was deleted)
+    # New from description: the instruction the agent sheet runs on the new, unsaved draft
+    generateRequested = Signal(str)
 
     def __init__(
         self,
@@ -128,6 +131,11 @@ class StudioController(QObject):
         #: Not waited for by `idle()`; cancelled by `aclose()`.
         self.backfill_task: asyncio.Task[None] | None = None
         self._started = False
+        #: New from description: unsaved documents (name, library fields) saved as a new
+        #: entry with the source "generated" once the agent's draft is applied.
+        self._generating: weakref.WeakKeyDictionary[Document, tuple[str, dict[str, Any]]] = (
+            weakref.WeakKeyDictionary()
+        )
         self._unsubscribe = workspace.subscribe(self._on_workspace)
 
     @property
@@ -313,6 +321,8 @@ class StudioController(QObject):
     async def _persist(self, document: Document) -> None:
         """Store the current spec and the revision log (a snapshot taken on the GUI thread)."""
         if document.entry_id is None:
+            if document in self._generating:
+                await self._save_generated(document)
             return
         log_copy = RevisionLog(
             document.revisions.base, document.revisions.revisions, document.revisions.cursor
@@ -456,6 +466,66 @@ class StudioController(QObject):
         await self._refresh_entries()
         await self._open(entry.id)
         self._status(f"New prototype from {template.name}")
+
+    def new_from_description(self, template_id: str, name: str, description: str) -> None:
+        """Library > New from description: open an unsaved prototype (the template, or a
+        minimal valid spec when `template_id` is "") and have the agent build it on a draft; it
+        is saved as a new entry (source "generated") when the draft is applied."""
+        self.spawn(self._new_from_description(template_id, name, description), label="New")
+
+    async def _new_from_description(self, template_id: str, name: str, description: str) -> None:
+        from studio.agent.generate import (
+            DescriptionError,
+            generation_instruction,
+            library_fields,
+            starting_spec,
+        )
+
+        name = " ".join(name.split()) or "New prototype"
+        template_spec, template_name = None, None
+        if template_id:
+            templates = self.templates or await self._io(list_templates)
+            template = next((t for t in templates if t.id == template_id), None)
+            if template is None:
+                self._error(f"New from description: no template {template_id!r}")
+                return
+            template_spec, template_name = await self._io(template.load_spec), template.name
+        try:
+            instruction = generation_instruction(description, template_name=template_name)
+            spec = starting_spec(name, template_spec)
+        except DescriptionError as exc:
+            self._error(f"New from description: {exc}")
+            return
+        document = Document(spec, name=name)
+        self._generating[document] = (name, library_fields(description, template_id or None))
+        self.workspace.open(document)
+        self._status(f"The agent is building {name}: review the draft, then Apply to save it")
+        self.generateRequested.emit(instruction)
+
+    async def _save_generated(self, document: Document) -> None:
+        from studio.agent.generate import SOURCE
+
+        name, fields = self._generating.pop(document)
+        spec, log_copy = (
+            document.spec,
+            RevisionLog(
+                document.revisions.base, document.revisions.revisions, document.revisions.cursor
+            ),
+        )
+
+        def write() -> LibraryEntry:
+            entry = self.library.create(name, spec, SOURCE, extra=fields)
+            self.library.save_revisions(entry.id, log_copy)
+            return entry
+
+        entry = await self._io(write)
+        document.entry_id = entry.id
+        self.settings.set_value("library/last", entry.id)
+        await self._refresh_entries()
+        self._status(f"Saved {entry.name} to the library (generated)")
+        self._schedule_thumbnail()
+        if document.spec is not spec:  # edited while it was being saved
+            await self._persist(document)
 
     # ------------------------------------------------------------------ exports
 

@@ -52,6 +52,7 @@ class LibraryPanel(QWidget):
 
     openRequested = Signal(str)
     newRequested = Signal(str)  # template id
+    describeRequested = Signal()  # New from description…
     importRequested = Signal()
     exportRequested = Signal(str)
     duplicateRequested = Signal(str)
@@ -92,6 +93,10 @@ class LibraryPanel(QWidget):
         header.sectionClicked.connect(self._sort_clicked)
 
         self.new_menu = QMenu("New from template", self)
+        self.describe_action = QAction("New from description…", self)
+        self.describe_action.setToolTip("Describe a prototype; the agent builds it as a draft")
+        self.describe_action.triggered.connect(self.describeRequested)
+        self.new_menu.addAction(self.describe_action)
         self.new_button = self._button("New", "New from template (Ctrl+N)")
         self.new_button.setMenu(self.new_menu)
         self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -163,6 +168,8 @@ class LibraryPanel(QWidget):
 
     def set_templates(self, templates: Sequence[Template]) -> None:
         self.new_menu.clear()
+        self.new_menu.addAction(self.describe_action)
+        self.new_menu.addSeparator()
         for template in templates:
             action = self.new_menu.addAction(template.name)
             action.setToolTip(template.description)

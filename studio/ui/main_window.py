@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self._body(self.agent_dock).setWidget(sheet)  # deletes the placeholder
         TabLeaves(sheet.instruction)
         c.workspaceEvent.connect(sheet.on_workspace_event)
+        c.generateRequested.connect(sheet.generate)
         self.closing.connect(sheet.shutdown)
 
     # ------------------------------------------------------------------ building
@@ -277,6 +279,7 @@ class MainWindow(QMainWindow):
         self.revisions.redoRequested.connect(c.redo)
         self.library_panel.openRequested.connect(c.open_entry)
         self.library_panel.newRequested.connect(c.new_from_template)
+        self.library_panel.describeRequested.connect(self.ask_description)
         self.library_panel.importRequested.connect(a["open"].trigger)
         self.library_panel.exportRequested.connect(self._ask_export_bundle)
         self.library_panel.duplicateRequested.connect(c.duplicate)
@@ -380,6 +383,16 @@ class MainWindow(QMainWindow):
             lambda path: self.controller.export_bundle(path, entry_id),
             self.settings,
         )
+
+    def ask_description(self) -> QDialog:
+        """Library > New from description: the (window-modal, non-blocking) dialog."""
+        from studio.ui.new_from_description import DescribeDialog
+
+        dialog = DescribeDialog(self.controller.templates, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.createRequested.connect(self.controller.new_from_description)
+        dialog.open()
+        return dialog
 
     def _show_new_menu(self) -> None:
         button = self.library_panel.new_button

@@ -48,6 +48,10 @@ def replaced_paths(base: JSON, revisions: Sequence[Revision]) -> tuple[str, ...]
     for revision in revisions:
         stage = base
         for op in revision.ops or []:
+            members = op.get("members") if op.get("op") == "reviseSpec" else None
+            if isinstance(members, dict) and isinstance(members.get("root"), dict):
+                found.append("root")  # a whole new tree: all of it is the draft's
+                continue
             if op.get("op") != "replaceNode" or not isinstance(op.get("node"), dict):
                 continue
             target = op.get("id", op.get("address"))

@@ -90,13 +90,13 @@ class Review:
 def rebase(review: Review, document: JSON) -> Review:
     """`review` re-applied on `document` (rebased), or the same review marked stale with the
     first op that no longer applies (the revision's summary, the path and the message)."""
-    from studio.spec.patch import PatchError, apply_patch
+    from studio.spec.patch import PatchError, reapply
 
     spec = document
     out: list[Revision] = []
     for revision in review.revisions:
         try:
-            result = apply_patch(spec, revision.ops or [])
+            result = reapply(spec, revision.ops or [])
         except PatchError as exc:
             problem = f"“{revision.summary}” no longer applies: {exc.path}: {exc.message}"
             return replace(review, state="stale", problem=problem)

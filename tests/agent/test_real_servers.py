@@ -380,3 +380,37 @@ def test_litellm_errors_are_classified_without_sse_framing(litellm_proxy: Server
             litellm(litellm_proxy, "plain", "responses"), "litellm-responses-500", first_request()
         )
     assert "data:" not in str(caught.value) and "[DONE]" not in str(caught.value)
+
+
+def test_the_eval_runs_end_to_end_on_llama_server(
+    llama_server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`proto-studio eval` against the real llama-server and its tiny bigram model: it scores
+    low (the point is that the harness runs end to end), and what it recorded replays offline
+    to the same score."""
+    out = tmp_path / "live"
+    argv = ["eval", "--base-url", llama_server.base_url, "--model", "bigram"]
+    argv += ["--profile", "llamacpp", "--only", "restyle-button,dark-theme"]
+    argv += ["--tools", "standard,compound"]  # the two sets side by side
+    argv += ["--max-turns", "2", "--max-output-tokens", "200", "--out", str(out)]
+    assert main(argv) == 0, capsys.readouterr().err
+    live = capsys.readouterr().out
+    assert "tools standard,compound" in live.splitlines()[0]
+    rows = {line.split()[0]: line.split() for line in live.splitlines()[3:]}
+    assert set(rows) == {
+        f"{task}/{tools}"
+        for task in ("restyle-button", "dark-theme", "all")
+        for tools in ("standard", "compound")
+    }
+    assert (out / "report.html").read_text().count("<svg") == 2
+    runs = sorted(p.name for p in (out / "runs").iterdir())
+    assert runs == [
+        "dark-theme-compound-1.json",
+        "dark-theme-standard-1.json",
+        "restyle-button-compound-1.json",
+        "restyle-button-standard-1.json",
+    ]
+    assert main(["eval", "--replay", str(out / "runs"), "--out", str(tmp_path / "replay")]) == 0
+    replayed = capsys.readouterr().out
+    again = {line.split()[0]: line.split() for line in replayed.splitlines()[3:]}
+    assert {k: v[1:7] for k, v in again.items()} == {k: v[1:7] for k, v in rows.items()}

@@ -97,7 +97,7 @@ def test_make_a_list_editable(tmp_path: Path) -> None:
 def assert_replays(session: AgentSession, tmp_path: Path) -> None:
     path = save_snapshot(session.snapshot(), tmp_path / "run.json")
     snapshot = load_snapshot(path)
-    assert snapshot["version"] == 1 and snapshot["tools"] == session.tools.fingerprints()
+    assert snapshot["version"] == 2 and snapshot["tools"] == session.tools.fingerprints()
     report = replay_sync(snapshot)
     assert report.ok, report.differences
     assert report.drift == []

@@ -22,6 +22,7 @@ NAMES = [
     "capabilities",
     "validate",
     "patch",
+    "reviseSpec",
     "preview",
     "inspect",
     "events",
@@ -38,7 +39,7 @@ def call(ctx: ToolContext, name: str, args: dict[str, Any]) -> Any:
     return asyncio.run(tool.handler(args))
 
 
-def test_registry_has_the_ten_tools_with_metadata() -> None:
+def test_registry_has_the_eleven_tools_with_metadata() -> None:
     tools = build_spec_tools(ToolContext(Draft(load("blank-screen"))))
     assert tools.names() == NAMES
     for tool in tools:
@@ -48,8 +49,8 @@ def test_registry_has_the_ten_tools_with_metadata() -> None:
             tool.name
         )
         assert tool.timeout > 0
-    assert {t.name for t in tools if not t.idempotent} == {"patch", "askUser"}
-    assert len(set(tools.fingerprints().values())) == 10
+    assert {t.name for t in tools if not t.idempotent} == {"patch", "reviseSpec", "askUser"}
+    assert len(set(tools.fingerprints().values())) == 11
 
 
 def test_outline_read_node_read_data() -> None:
@@ -215,3 +216,28 @@ def test_ask_user_raises_a_pause() -> None:
     with pytest.raises(NeedsInput) as info:
         call(ctx, "askUser", {"question": "Dark or light?", "options": ["Dark", "Light"]})
     assert info.value.options == ["Dark", "Light"]
+
+
+def test_revise_spec_takes_a_whole_new_theme_window_or_root_through_its_guard() -> None:
+    ctx = ToolContext(Draft(load("blank-screen")))
+    out = call(ctx, "reviseSpec", {"theme": {"mode": "dark"}, "summary": "Dark"})
+    assert out["ok"] and ctx.draft.spec["theme"] == {"mode": "dark"}
+    assert ctx.draft.revisions[-1].ops == [
+        {"op": "reviseSpec", "members": {"theme": {"mode": "dark"}}}
+    ]
+    # A partial root (only the part the model changed) is refused, naming what it drops.
+    with pytest.raises(ToolError) as caught:
+        call(ctx, "reviseSpec", {"root": {"type": "column", "id": "screen", "children": []}})
+    assert caught.value.details["dropped"] == ["bar", "body"]
+    assert len(ctx.draft.revisions) == 1
+    # ... unless removing them is the change.
+    root = {"type": "column", "id": "screen", "children": [{"type": "text", "text": "Hi"}]}
+    call(ctx, "reviseSpec", {"root": root, "removed": ["bar", "body"]})
+    assert ctx.draft.spec["root"] == root and ctx.draft.spec["theme"] == {"mode": "dark"}
+    # An invalid member is the validator's refusal, with the place.
+    with pytest.raises(ToolError) as caught:
+        call(ctx, "reviseSpec", {"window": {"placement": {"type": "sideways"}}})
+    assert caught.value.details["path"].startswith("window")
+    with pytest.raises(ToolError, match="needs root, window or theme"):
+        call(ctx, "reviseSpec", {"summary": "nothing"})
+    assert len(ctx.draft.revisions) == 2

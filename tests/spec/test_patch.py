@@ -257,3 +257,28 @@ def test_requires_can_be_patched_so_a_module_is_declared_before_a_call_uses_it()
     with pytest.raises(PatchError) as bad:
         apply_patch(result.spec, [{"op": "add", "path": "/requires/platform/-", "value": "nope"}])
     assert bad.value.index == 0 and bad.value.path.startswith("requires.platform")
+
+
+def test_revise_spec_replaces_whole_members_and_reapply_rebases_it() -> None:
+    from studio.spec.patch import PatchError, reapply, revise_spec
+
+    base = {
+        "id": "p",
+        "window": {"placement": {"type": "fullscreen"}},
+        "state": {"n": 1},
+        "root": {"type": "text", "id": "t", "text": "Hi {n}"},
+    }
+    result = revise_spec(base, {"theme": {"mode": "dark"}})
+    assert result.spec["theme"] == {"mode": "dark"} and result.spec["state"] == {"n": 1}
+    assert "theme" not in base  # the input is never changed
+    assert list(result.ops) == [{"op": "reviseSpec", "members": {"theme": {"mode": "dark"}}}]
+    # Rebased on an edited document: the members again, the document's other edits kept.
+    edited = {**base, "state": {"n": 2}}
+    again = reapply(edited, list(result.ops))
+    assert again.spec["state"] == {"n": 2} and again.spec["theme"] == {"mode": "dark"}
+    with pytest.raises(PatchError, match="replaces only root, window, theme"):
+        revise_spec(base, {"state": {}})
+    with pytest.raises(PatchError, match="root is required"):
+        revise_spec(base, {"root": None})
+    with pytest.raises(PatchError, match="a reviseSpec op is a revision of its own"):
+        reapply(base, [*result.ops, {"op": "add", "path": "/state/m", "value": 1}])

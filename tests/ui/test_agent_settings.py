@@ -387,3 +387,38 @@ def test_servers_that_need_no_key_are_not_asked_for_one(
         "This server needs no key; paste one above if yours asks for it."
     )
     assert dialog.key.placeholderText() == "paste an API key (optional)"
+
+
+def test_tool_set_effort_and_local_model_are_chosen_per_model_and_saved(
+    qtbot: Any, qloop: Any, http: httpx.AsyncClient, _memory_keyring: Any
+) -> None:
+    before = AgentConfig(
+        profile="ollama", model="qwen3:4b", tool_sets={"other": "standard"}, efforts={"x": "high"}
+    )
+    dialog = _dialog(qtbot, http, before)
+    options = dialog.options
+    assert options.tool_set.currentText() == "Profile default (compound)"
+    assert options.effort.currentText() == "provider-default"
+    options.tool_set.setCurrentIndex(options.tool_set.findData("standard"))
+    # An effort the provider cannot take is named at once and refused on Save.
+    options.effort.setCurrentIndex(options.effort.findData("minimal"))
+    assert "ollama" in options.effort_problem.text()
+    dialog.save_button.click()
+    run_until(qloop, lambda: "Reasoning effort:" in dialog.message.text())
+    assert not config_path().exists()
+    options.effort.setCurrentIndex(options.effort.findData("low"))
+    assert options.effort_problem.text() == ""
+    saved = collect(dialog.saved)
+    dialog.save_button.click()
+    run_until(qloop, lambda: bool(saved))
+    config: AgentConfig = saved[0]
+    assert config.tool_sets == {"other": "standard", "qwen3:4b": "standard"}
+    assert config.efforts == {"x": "high", "qwen3:4b": "low"}
+    assert load_config()[0] == config
+
+    cloud = _dialog(qtbot, http, AgentConfig(profile="openai", model="gpt-4.1"))
+    cloud.options.local_profile.setCurrentIndex(cloud.options.local_profile.findData("llamacpp"))
+    cloud.options.local_model.setText("qwen")
+    config = cloud.config()
+    assert config.has_local_model() and config.local_url() == "http://localhost:8080/v1"
+    assert cloud.options.tool_set.currentText() == "Profile default (standard)"

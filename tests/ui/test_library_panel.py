@@ -85,14 +85,19 @@ def test_inline_rename_requests_a_rename(panel: LibraryPanel, qtbot: Any) -> Non
         panel.set_entries([entry("aaa", "Checkout v2")])  # a refresh is not a rename
 
 
-def test_new_menu_lists_the_templates(panel: LibraryPanel, qtbot: Any) -> None:
+def test_new_menu_offers_a_description_then_lists_the_templates(
+    panel: LibraryPanel, qtbot: Any
+) -> None:
     templates = list_templates()
     panel.set_templates(templates)
-    actions = panel.new_menu.actions()
+    describe, separator, *actions = panel.new_menu.actions()
+    assert describe.text() == "New from description…" and separator.isSeparator()
     assert [a.text() for a in actions] == [t.name for t in templates]
     with qtbot.waitSignal(panel.newRequested) as blocker:
         actions[1].trigger()
     assert blocker.args == [templates[1].id]
+    with qtbot.waitSignal(panel.describeRequested):
+        describe.trigger()
 
 
 def test_ctrl_z_in_the_list_undoes_a_delete_not_the_window_undo(qtbot: Any) -> None:

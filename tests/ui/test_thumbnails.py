@@ -15,6 +15,10 @@ from tests.helpers.studio import StudioHarness as Studio
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
 
+# Five templates take ~8 s on an idle core; the bound is generous so a loaded machine waits
+# longer instead of failing (the wait ends as soon as every thumbnail is there).
+THUMBNAILS_TIMEOUT = 120
+
 
 @pytest.fixture
 def studio(make_studio: Any) -> Studio:
@@ -25,7 +29,7 @@ def test_first_launch_gives_every_template_a_thumbnail(studio: Studio) -> None:
     panel = studio.window.library_panel
     ids = panel.entry_ids()
     assert len(ids) == 5  # the seeded templates
-    studio.wait_for(lambda: all(panel.has_thumbnail(i) for i in ids), timeout=30)
+    studio.wait_for(lambda: all(panel.has_thumbnail(i) for i in ids), timeout=THUMBNAILS_TIMEOUT)
     for entry_id in ids:  # stored too: the next launch shows them without drawing again
         path = studio.library.thumbnail_path(entry_id)
         assert path is not None and path.read_bytes().startswith(b"\x89PNG")
@@ -53,7 +57,9 @@ def test_gui_thread_never_stalls_long_while_thumbnails_render(studio: Studio) ->
     panel = studio.window.library_panel
     ids = panel.entry_ids()
     try:
-        studio.wait_for(lambda: all(panel.has_thumbnail(i) for i in ids), timeout=30)
+        studio.wait_for(
+            lambda: all(panel.has_thumbnail(i) for i in ids), timeout=THUMBNAILS_TIMEOUT
+        )
     finally:
         ticking.cancel()
         studio.loop.run_until_complete(asyncio.gather(ticking, return_exceptions=True))
@@ -82,7 +88,9 @@ def test_closing_cancels_the_background_renders(studio: Studio) -> None:
 def test_imported_entries_get_thumbnails_too(studio: Studio, tmp_path: Path) -> None:
     panel = studio.window.library_panel
     templates = panel.entry_ids()
-    studio.wait_for(lambda: all(panel.has_thumbnail(i) for i in templates), timeout=30)
+    studio.wait_for(
+        lambda: all(panel.has_thumbnail(i) for i in templates), timeout=THUMBNAILS_TIMEOUT
+    )
     paths = []
     for name, text in (("first", "One"), ("second", "Two")):
         spec = {
@@ -95,4 +103,6 @@ def test_imported_entries_get_thumbnails_too(studio: Studio, tmp_path: Path) -> 
         paths.append(path)
     studio.controller.import_files(paths)  # opens each in turn: only the last stays open
     studio.wait_for(lambda: len(panel.entry_ids()) == 7)
-    studio.wait_for(lambda: all(panel.has_thumbnail(i) for i in panel.entry_ids()), timeout=30)
+    studio.wait_for(
+        lambda: all(panel.has_thumbnail(i) for i in panel.entry_ids()), timeout=THUMBNAILS_TIMEOUT
+    )

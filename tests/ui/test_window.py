@@ -418,7 +418,10 @@ def test_ctrl_n_offers_the_templates(studio: Studio, qtbot: Any) -> None:
     assert not menu.isVisible()
     QTest.keyClick(studio.window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(menu.isVisible)
-    assert [a.text() for a in menu.actions()] == [t.name for t in studio.controller.templates]
+    assert [a.text() for a in menu.actions() if not a.isSeparator()] == [
+        "New from description…",
+        *(t.name for t in studio.controller.templates),
+    ]
     menu.hide()
 
 

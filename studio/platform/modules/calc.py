@@ -20,6 +20,7 @@ from studio.platform.module import (
     PlatformCall,
     PlatformError,
     PlatformModule,
+    ResultLink,
     numeric,
 )
 from studio.platform.module import object_schema as obj
@@ -234,6 +235,8 @@ def module() -> PlatformModule:
         ),
         result=obj({"value": {"type": "number", "description": "Result"}}),
         handler=_evaluate,
+        # The computed value often has a unit: offer converting it (a result link).
+        links=(ResultLink("units.convert", "Convert the result", {"value": "/value"}),),
     )
     return PlatformModule(
         name="calc", description="Safe arithmetic (pure, offline).", calls={"evaluate": call}
