@@ -26,12 +26,19 @@ Source = Literal["env", "session", "keychain"]
 
 @dataclass(frozen=True)
 class KeyLookup:
+    """A key and where it came from; `no_keychain` when the OS keychain could not be used
+    (`warning` says why in one line, with what to do instead)."""
+
     key: str | None
     source: Source | None
     warning: str | None = None
+    no_keychain: bool = False
 
     def __repr__(self) -> str:  # never shows the key
-        return f"KeyLookup(source={self.source!r}, warning={self.warning!r})"
+        return (
+            f"KeyLookup(source={self.source!r}, warning={self.warning!r}, "
+            f"no_keychain={self.no_keychain!r})"
+        )
 
 
 class KeyStore:
@@ -51,7 +58,7 @@ class KeyStore:
         try:
             key = keyring.get_password(SERVICE, account)
         except keyring.errors.KeyringError as exc:
-            return KeyLookup(None, None, _no_keychain(exc))
+            return KeyLookup(None, None, _no_keychain(exc), no_keychain=True)
         return self._from_keychain(key)
 
     def set(self, account: str, key: str) -> KeyLookup:
@@ -80,7 +87,7 @@ class KeyStore:
         try:
             key = await off_loop(keyring.get_password, SERVICE, account)
         except keyring.errors.KeyringError as exc:
-            return KeyLookup(None, None, _no_keychain(exc))
+            return KeyLookup(None, None, _no_keychain(exc), no_keychain=True)
         return self._from_keychain(key)
 
     async def aset(self, account: str, key: str) -> KeyLookup:
@@ -119,7 +126,17 @@ class KeyStore:
 
     def _session_only(self, account: str, key: str, exc: Exception) -> KeyLookup:
         self._session[account] = key
-        return KeyLookup(key, "session", _no_keychain(exc))
+        return KeyLookup(key, "session", _no_keychain(exc), no_keychain=True)
+
+    def keep_for_session(self, account: str, key: str) -> KeyLookup:
+        """Keep `key` in memory until the studio quits (where there is no OS keychain)."""
+        self._masker.add(key)
+        self._session[account] = key
+        return KeyLookup(key, "session")
+
+    def forget_session(self, account: str) -> None:
+        """Drop a key kept for this session (the keychain is not touched)."""
+        self._session.pop(account, None)
 
     def _stored(self, account: str, key: str) -> KeyLookup:
         self._session.pop(account, None)
@@ -127,7 +144,16 @@ class KeyStore:
 
 
 def _no_keychain(exc: Exception) -> str:
+    """One line: why the keychain cannot be used and what to do instead (the backend's own
+    message is long and names Python packages; it is left out)."""
+    if isinstance(exc, keyring.errors.NoKeyringError):
+        why = "no Secret Service or other keychain is running"
+    elif isinstance(exc, keyring.errors.KeyringLocked):
+        why = "the keychain is locked"
+    else:
+        detail = " ".join(str(exc).split())
+        why = f"{type(exc).__name__}: {detail[:80]}" if detail else type(exc).__name__
     return (
-        f"No usable OS keychain ({type(exc).__name__}: {exc}); the API key is kept for this session "
-        f"only. Set {ENV} or install a keychain backend to keep it."
+        f"No usable OS keychain ({why}): the API key can be kept for this session only, or set "
+        f"{ENV} before starting the studio."
     )

@@ -61,6 +61,8 @@ class ProviderProfile:
 
     name: str
     default_base_url: str
+    # The one name the user sees for it, everywhere (settings, the agent sheet, messages).
+    label: str = ""
     # Send stream_options.include_usage (some servers reject unknown parameters).
     include_usage: bool = True
     # Send tool_choice (Ollama ignores it; Moonshot rejects "required").
@@ -72,6 +74,8 @@ class ProviderProfile:
     buffer_tool_turns: bool = False
     # Whether the server is on this machine (a "local model" for the router).
     local: bool = False
+    # Whether a run is refused without a key. A server that needs none (a local one, a proxy
+    # or any other compatible server) still gets the key when one is stored.
     needs_key: bool = True
     # The request field that caps the reply (OpenAI's newer models refuse max_tokens).
     max_tokens_field: str = "max_tokens"
@@ -121,6 +125,7 @@ PROFILES: dict[str, ProviderProfile] = {
         ProviderProfile(
             "openai",
             "https://api.openai.com/v1",
+            "OpenAI",
             prices=OPENAI_PRICES,
             max_tokens_field="max_completion_tokens",
             tool_choice_required=True,
@@ -129,6 +134,7 @@ PROFILES: dict[str, ProviderProfile] = {
         ProviderProfile(
             "ollama",
             "http://localhost:11434/v1",
+            "Ollama (local)",
             tool_choice=False,
             buffer_tool_turns=True,
             local=True,
@@ -143,6 +149,7 @@ PROFILES: dict[str, ProviderProfile] = {
         ProviderProfile(
             "lmstudio",
             "http://localhost:1234/v1",
+            "LM Studio (local)",
             buffer_tool_turns=True,
             local=True,
             needs_key=False,
@@ -153,6 +160,7 @@ PROFILES: dict[str, ProviderProfile] = {
         ProviderProfile(
             "llamacpp",
             "http://localhost:8080/v1",
+            "llama.cpp server (local)",
             local=True,
             needs_key=False,
             text_tool_calls=True,
@@ -164,6 +172,7 @@ PROFILES: dict[str, ProviderProfile] = {
         ProviderProfile(
             "vllm",
             "http://localhost:8000/v1",
+            "vLLM (local)",
             local=True,
             needs_key=False,
             text_tool_calls=True,
@@ -171,18 +180,35 @@ PROFILES: dict[str, ProviderProfile] = {
             tool_set="compound",
         ),
         ProviderProfile(
-            "groq", "https://api.groq.com/openai/v1", usage_paths=("usage", "x_groq.usage")
+            "groq",
+            "https://api.groq.com/openai/v1",
+            "Groq",
+            usage_paths=("usage", "x_groq.usage"),
         ),
-        ProviderProfile("openrouter", "https://openrouter.ai/api/v1"),
+        ProviderProfile("openrouter", "https://openrouter.ai/api/v1", "OpenRouter"),
         # LiteLLM's proxy (port 4000): it sends usage only when stream_options asks for it, and
         # passes the other OpenAI parameters on to the model behind it.
-        ProviderProfile("litellm", "http://localhost:4000/v1"),
+        ProviderProfile("litellm", "http://localhost:4000/v1", "LiteLLM proxy", needs_key=False),
         # A plain base URL: send nothing optional that a strict server could reject.
         ProviderProfile(
-            "generic", "", include_usage=False, tool_choice=False, text_tool_calls=True
+            "generic",
+            "",
+            "Other OpenAI-compatible server",
+            include_usage=False,
+            tool_choice=False,
+            text_tool_calls=True,
+            needs_key=False,
         ),
     )
 }
+
+
+def provider_name(profile: str) -> str:
+    """The name the user sees for a provider profile ("generic" -> "Other OpenAI-compatible
+    server"); an unknown profile is shown as it is spelled."""
+    known = PROFILES.get(profile)
+    return known.label if known is not None and known.label else profile
+
 
 _PORTS = {11434: "ollama", 1234: "lmstudio", 8080: "llamacpp", 8000: "vllm", 4000: "litellm"}
 _HOSTS = {"api.openai.com": "openai", "api.groq.com": "groq", "openrouter.ai": "openrouter"}

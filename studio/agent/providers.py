@@ -18,8 +18,8 @@ import httpx
 from studio.agent.clients import ModelClient, check_request_allowed, make_client
 from studio.agent.config import AgentConfig, key_account
 from studio.agent.errors import ModelError
-from studio.agent.keys import KeyStore
-from studio.agent.profiles import PROFILES, profile_for
+from studio.agent.keys import ENV, KeyStore
+from studio.agent.profiles import PROFILES, profile_for, provider_name
 from studio.agent.router import Router, RoutingError, Task
 
 JSON = dict[str, Any]
@@ -69,12 +69,18 @@ class ProviderModels:
             )
         if not config.resolved_base_url():
             return "Set the model server's base URL in Agent settings."
+        name = provider_name(config.profile)
         if not config.model:
-            return f"Choose a model for {config.profile} in Agent settings."
+            return f"Choose a model for {name} in Agent settings."
         if profile.needs_key:
             lookup = await self.keys.aget(key_account(config))
+            if lookup.key is None and lookup.no_keychain:
+                return (
+                    f"Add an API key for {name} in Agent settings. There is no OS keychain here: "
+                    f"it is kept for this session only, or set {ENV}."
+                )
             if lookup.key is None:
-                return f"Add an API key for {config.profile} in Agent settings (stored in the OS keychain)."
+                return f"Add an API key for {name} in Agent settings (stored in the OS keychain)."
         return None
 
     async def choose(
@@ -91,7 +97,9 @@ class ProviderModels:
         if main_profile.local or not config.local_only:
             base_url = config.resolved_base_url()
             profile = profile_for(base_url, config.profile)
-            key = (await self.keys.aget(key_account(config))).key if profile.needs_key else None
+            # A stored key is sent to any server (a compatible one may want it); only a
+            # profile that needs one refuses to run without it (`problem`).
+            key = (await self.keys.aget(key_account(config))).key
             main = make_client(
                 config.api, base_url, config.model, api_key=key, profile=profile, http=self.http
             )

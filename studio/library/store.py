@@ -39,10 +39,11 @@ import errno
 import hashlib
 import logging
 import os
+import re
 import secrets
 import shutil
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,25 @@ def _auto_name(candidate: object, fallback: str) -> str:
     text = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in str(candidate or ""))
     cleaned = " ".join(text.split())[:MAX_NAME_CHARS].strip()
     return cleaned or fallback
+
+
+_NUMBERED = re.compile(r"^(.*\S) (\d+)$")
+
+
+def unique_name(name: str, taken: Iterable[str]) -> str:
+    """`name`, or the first free numbered form of it: "Sign-in form" -> "Sign-in form 2" when
+    taken (case-insensitively), "Sign-in form 2" -> "Sign-in form 3"; cut to the length limit."""
+    used = {t.casefold() for t in taken}
+    if name.casefold() not in used:
+        return name
+    numbered = _NUMBERED.match(name)
+    stem, n = (numbered.group(1), int(numbered.group(2)) + 1) if numbered else (name, 2)
+    while True:
+        suffix = f" {n}"
+        candidate = stem[: MAX_NAME_CHARS - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in used:
+            return candidate
+        n += 1
 
 
 def _clean_name(name: str) -> str:
@@ -324,13 +344,14 @@ class Library:
             )
 
     def duplicate(self, entry_id: str, name: str | None = None) -> LibraryEntry:
-        """A copy (spec, assets, thumbnail; not drafts) as a new entry, "<name> copy"."""
+        """A copy (spec, assets, thumbnail; not drafts) as a new entry, "<name> copy" (numbered
+        when that is taken)."""
         with self._lock:
             entry = self.get(entry_id)
             spec = self.load_spec(entry_id)
             assets = self._read_assets(self.folder / entry_id / ASSETS)
             thumb = self.thumbnail_path(entry_id)
-            copy_name = _clean_name(name or self._copy_name(entry.name))
+            copy_name = _clean_name(name or f"{entry.name[: MAX_NAME_CHARS - 5]} copy")
             extra = {k: v for k, v in entry.extra.items() if k != "template"}
             extra["duplicatedFrom"] = entry_id
             return self._create(
@@ -565,6 +586,8 @@ class Library:
         spec_bytes = _spec_bytes(spec, where=f"{name}: {SPEC}")  # before anything is written
         with self._file_lock:
             index = self._fresh()
+            # A new prototype never takes a name in use: "Sign-in form 2", "Tally copy 2".
+            name = unique_name(name, (r.name for r in index.entries if isinstance(r, LibraryEntry)))
             entry_id = self._new_id(index)
             final = self.folder / entry_id
             staging = temp_name(final)
@@ -760,15 +783,6 @@ class Library:
         for name in (entry_id, f"{entry_id}{DRAFT_SUFFIX}"):
             if (src / name).exists() and not (dst / name).exists():
                 move(src / name, dst / name)
-
-    def _copy_name(self, name: str) -> str:
-        names = {r.name for r in self._index.entries if isinstance(r, LibraryEntry)}
-        candidate = f"{name} copy"
-        n = 2
-        while candidate in names:
-            candidate = f"{name} copy {n}"
-            n += 1
-        return candidate[:MAX_NAME_CHARS]
 
 
 #: errno values for "this file system has no hard links" (FAT, some network shares).

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from PySide6.QtCore import QRectF, Signal
+from PySide6.QtCore import QRectF, QSize, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtQuick import QQuickItem
 from PySide6.QtQuickWidgets import QQuickWidget
@@ -43,6 +43,7 @@ class PreviewWidget(QWidget):
         self._controller.runtimeEvent.connect(self.runtimeEvent)
         self._controller.runtimeRefused.connect(self.runtimeRefused)
         self._quick = QQuickWidget(self)
+        self._grabs: list[Any] = []  # QQuickItemGrabResults until they are ready
         # A child of the QQuickWidget: deleted after the scene that reads it, never before.
         self._controller.setParent(self._quick)
         self._quick.setResizeMode(QQuickWidget.ResizeMode.SizeRootObjectToView)
@@ -119,6 +120,24 @@ class PreviewWidget(QWidget):
         if not isinstance(screen, QQuickItem):
             raise RuntimeError("preview scene has no screen item")
         return screen
+
+    def grab_screen(self, scale: int, done: Callable[[QImage], None]) -> None:
+        """Render the device screen at its own size times `scale` (device pixels at 1x, 2x or
+        3x, whatever size it is drawn at on screen) and call `done(image)` when it is ready
+        (Qt Quick renders it on its next frame)."""
+        screen = self.screen_item()
+        size = QSize(round(screen.width() * scale), round(screen.height() * scale))
+        result = screen.grabToImage(size)
+        if result is None:
+            done(QImage())
+            return
+        self._grabs.append(result)
+
+        def ready() -> None:
+            self._grabs.remove(result)
+            done(result.image())
+
+        result.ready.connect(ready)
 
     def grab_image(self) -> QImage:
         """The device screen as shown (without the frame)."""

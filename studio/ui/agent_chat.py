@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from studio.agent.loop import ApprovalAnswer, UserAnswer
 from studio.agent.run_events import InputRequired
+from studio.ui.labels import WrapLabel
 
 Answer = UserAnswer | ApprovalAnswer
 PLACEHOLDER = "Describe a change… (Ctrl+Enter sends)"
@@ -205,7 +206,8 @@ class InstructionBox(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.selection_label = QLabel(self)
+        # Wrapped, breaking inside long addresses: a deep selection never widens the dock.
+        self.selection_label = WrapLabel("", self)
         self.selection_label.setObjectName("selection")
         self.clear_selection_button = QToolButton(self)
         self.clear_selection_button.setText("✕")
@@ -213,6 +215,7 @@ class InstructionBox(QWidget):
         self.text = QPlainTextEdit(self)
         self.text.setPlaceholderText(PLACEHOLDER)
         self.text.setMaximumHeight(90)
+        self.text.setMinimumHeight(48)  # two lines: the sheet fits a 720 px screen
         self.text.installEventFilter(SendOnCtrlEnter(self.sendRequested.emit, self))
         self.send_button = QPushButton("Send", self)
         self.send_button.setDefault(True)

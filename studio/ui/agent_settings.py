@@ -1,7 +1,10 @@
 """Agent settings: provider profile, base URL, model, API key (OS keychain, masked), local only,
 turn cap and token budget, the model's tool set and reasoning effort and a local model for node
 edits (`agent_model_options`), a "Test connection" request, local model servers found on this
-machine, and the MCP servers the agent may use (`studio.ui.mcp_servers`, saved to mcp.json)."""
+machine, and the MCP servers the agent may use (`studio.ui.mcp_servers`, saved to mcp.json).
+
+Every text that can be long (the keychain's trouble, a server's error, a URL) wraps inside the
+dialog, so it keeps a laptop-sized width; one Save writes everything and closes it."""
 
 from __future__ import annotations
 
@@ -18,17 +21,18 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from studio.agent.config import AgentConfig, key_account, save_config
 from studio.agent.keys import ENV, KeyLookup, KeyStore
-from studio.agent.profiles import PROFILES
+from studio.agent.profiles import PROFILES, provider_name
 from studio.agent.providers import (
     LOCAL_SERVERS,
     LocalServer,
@@ -37,19 +41,20 @@ from studio.agent.providers import (
 )
 from studio.concurrency import TaskOwner, off_loop
 from studio.ui.agent_model_options import ModelOptions
+from studio.ui.labels import WrapLabel
 from studio.ui.mcp_servers import McpServersEditor
 
-PROFILE_LABELS = {
-    "openai": "OpenAI",
-    "ollama": "Ollama (local)",
-    "lmstudio": "LM Studio (local)",
-    "llamacpp": "llama.cpp server (local)",
-    "vllm": "vLLM (local)",
-    "groq": "Groq",
-    "openrouter": "OpenRouter",
-    "generic": "Other OpenAI-compatible server",
-}
 MASKED = "••••••••"
+
+
+def _scrolling(page: QWidget) -> QScrollArea:
+    """`page` in a vertical scroll area as wide as the dialog (its text wraps instead)."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(page)
+    return area
 
 
 class AgentSettingsDialog(QDialog):
@@ -90,20 +95,32 @@ class AgentSettingsDialog(QDialog):
 
         self.profile = QComboBox(self)
         for name in PROFILES:
-            self.profile.addItem(PROFILE_LABELS.get(name, name), name)
+            self.profile.addItem(provider_name(name), name)
         self.base_url = QLineEdit(self)
         self.model = QComboBox(self)
         self.model.setEditable(True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        # A server may list models with very long names: they never widen the dialog.
+        self.model.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.model.setMinimumContentsLength(24)
         self.api = QComboBox(self)
         self.api.addItem("Chat Completions", "chat")
         self.api.addItem("Responses", "responses")
         self.key = QLineEdit(self)
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
         self.key.setObjectName("apiKey")
-        self.key_status = QLabel(self)
+        self.key_status = WrapLabel("", self)
         self.key_status.setObjectName("keyStatus")
         self.remove_key = QPushButton("Remove key", self)
+        # Without a usable OS keychain: the one-line notice and the offer to keep the key for
+        # this session (shown only then).
+        self.session_key = QCheckBox("Keep the key for this session (until the studio quits)", self)
+        self.session_key.setObjectName("sessionKey")
+        self.session_key.setChecked(True)
+        self.session_key.hide()
+        self.no_keychain = False
         self.local_only = QCheckBox("Local only: never send anything to a cloud model", self)
         self.max_turns = QSpinBox(self)
         self.max_turns.setRange(1, 200)
@@ -114,21 +131,19 @@ class AgentSettingsDialog(QDialog):
         self.token_budget.setSpecialValueText("No budget")
         self.token_budget.setSuffix(" tokens")
         self.test_button = QPushButton("Test connection", self)
-        self.test_result = QLabel("", self)
+        self.test_result = WrapLabel("", self)
         self.test_result.setObjectName("connectionResult")
-        self.test_result.setWordWrap(True)
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.local_label = QLabel("Looking for local model servers…" if probe else "", self)
+        self.local_label = WrapLabel("Looking for local model servers…" if probe else "", self)
         self.local_label.setObjectName("localModels")
-        self.local_label.setWordWrap(True)
-        self.local_buttons = QHBoxLayout()
+        self.local_buttons = QVBoxLayout()
         self.use_local_buttons: list[QPushButton] = []
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
         )
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
-        self.message = QLabel("", self)
-        self.message.setWordWrap(True)
+        self.message = WrapLabel("", self)
+        self.message.setObjectName("settingsMessage")
         self.options = ModelOptions(self)
         self._before = config
         self.mcp_servers = McpServersEditor(self)
@@ -144,21 +159,33 @@ class AgentSettingsDialog(QDialog):
         form.addRow("API", self.api)
         form.addRow("API key", key_row)
         form.addRow("", self.key_status)
+        form.addRow("", self.session_key)
         form.addRow("", self.local_only)
         form.addRow("Turn cap", self.max_turns)
         form.addRow("Token budget", self.token_budget)
         self.options.add_rows(form)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         test_row = QHBoxLayout()
-        test_row.addWidget(self.test_button)
+        test_row.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignTop)
         test_row.addWidget(self.test_result, 1)
+        model_page = QWidget(self)
+        model_layout = QVBoxLayout(model_page)
+        model_layout.addLayout(form)
+        model_layout.addLayout(test_row)
+        model_layout.addWidget(self.local_label)
+        model_layout.addLayout(self.local_buttons)
+        model_layout.addStretch(1)
+        # Two pages, each scrolling inside the dialog, so the dialog fits a 1280x720 laptop
+        # whatever the page holds (a long keychain error, many MCP servers).
+        self.pages = QTabWidget(self)
+        self.pages.setObjectName("settingsPages")
+        self.pages.addTab(_scrolling(model_page), "Model")
+        self.pages.addTab(_scrolling(self.mcp_servers), "MCP servers")
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addLayout(test_row)
-        layout.addWidget(self.local_label)
-        layout.addLayout(self.local_buttons)
-        layout.addWidget(self.mcp_servers)
+        layout.addWidget(self.pages, 1)
         layout.addWidget(self.message)
         layout.addWidget(self.buttons)
+        self.resize(720, 640)
 
         self._load(config)
         self.profile.currentIndexChanged.connect(self._profile_changed)
@@ -232,22 +259,30 @@ class AgentSettingsDialog(QDialog):
         profile = PROFILES[str(self.profile.currentData())]
         stored = lookup.key is not None
         self.key_stored = stored
-        if not profile.needs_key:
-            self.key_status.setText("No key needed for a local server (a key is sent if stored).")
-        elif lookup.source == "keychain":
-            self.key_status.setText(f"A key is stored in the OS keychain ({MASKED}).")
+        self.no_keychain = lookup.no_keychain
+        self.session_key.setVisible(lookup.no_keychain and lookup.source is None)
+        if lookup.source == "keychain":
+            status = f"A key is stored in the OS keychain ({MASKED})."
         elif lookup.source == "session":
-            self.key_status.setText(
-                f"A key is kept for this session only ({MASKED}): no usable OS keychain."
+            status = (
+                f"A key is kept for this session only ({MASKED}): there is no usable OS "
+                f"keychain. To keep it, set {ENV} before starting the studio."
             )
         elif lookup.source == "env":
-            self.key_status.setText(f"The key comes from {ENV} ({MASKED}).")
+            status = f"The key comes from {ENV} ({MASKED})."
         elif lookup.warning:
-            self.key_status.setText(lookup.warning)
+            status = lookup.warning
+        elif not profile.needs_key:
+            status = "This server needs no key; paste one above if yours asks for it."
         else:
-            self.key_status.setText("No key stored: paste one above.")
-        self.key.setPlaceholderText(MASKED if stored else "paste an API key")
-        self.remove_key.setEnabled(stored)
+            status = "No key stored: paste one above."
+        if stored and not profile.needs_key and lookup.source != "env":
+            status += " It is sent to this server."
+        self.key_status.setText(status)
+        self.key.setPlaceholderText(
+            MASKED if stored else "paste an API key" + ("" if profile.needs_key else " (optional)")
+        )
+        self.remove_key.setEnabled(stored and lookup.source != "env")
         self.keyChecked.emit(stored)
 
     def key_text(self) -> str:
@@ -261,16 +296,20 @@ class AgentSettingsDialog(QDialog):
 
     async def _save(self) -> None:
         config = self.config()
+        account = key_account(config)
         problem = self.options.problem(config.profile, config.api)
         if problem is not None:  # refused here, not at the first request
             self.message.setText(f"Reasoning effort: {problem}")
             self.save_button.setEnabled(True)
             return
-        warning = None
         try:
             if self.key_text():
-                lookup = await self._keys.aset(key_account(config), self.key_text())
-                warning = lookup.warning
+                if self.no_keychain:
+                    # Known beforehand: no keychain. The key is kept only if the user said so.
+                    if self.session_key.isChecked():
+                        self._keys.keep_for_session(account, self.key_text())
+                else:
+                    await self._keys.aset(account, self.key_text())  # falls back to the session
                 self.key.clear()
             try:
                 await off_loop(save_config, config)  # written atomically
@@ -281,11 +320,9 @@ class AgentSettingsDialog(QDialog):
                 return
         finally:
             self.save_button.setEnabled(True)
-        self._refresh_profile()
-        self.message.setText(warning or "")
+        self.message.setText("")
         self.saved.emit(config)
-        if warning is None:
-            self.accept()
+        self.accept()  # one Save: everything is written, the dialog closes
 
     async def _load_mcp(self) -> None:
         from studio.agent.mcp_host import load_mcp_config

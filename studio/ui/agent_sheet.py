@@ -29,6 +29,7 @@ from studio.agent.loop import ApprovalAnswer, UserAnswer
 from studio.agent.providers import ModelChoice, ModelSource
 from studio.agent.registry import Tool
 from studio.agent.run_events import (
+    DraftRevised,
     InputRequired,
     LoopWarning,
     Notice,
@@ -160,6 +161,8 @@ class AgentSheet(QWidget):
         self._problem_checked = False
         self._check_generation = 0
         self._checking = False  # the model settings check (keychain) is running
+        # The run's last rejected tool call not followed by a change: (tool, where, message).
+        self._rejection: tuple[str, str, str] | None = None
         self.unfinished_checked = False  # the saved runs were looked at for this prototype
         self._resuming: Any = None  # the saved run being continued (offered again if refused)
         # An outside agent's draft (MCP) under review, and what applies and discards it.
@@ -281,10 +284,24 @@ class AgentSheet(QWidget):
             self.resume_offer.clear()
             self.unfinished_checked = False
             self._selected = self.workspace.selection.primary if doc is not None else None
+            self._reset_run_view()
             if doc is not None and self._save_snapshots:
                 self._tasks.spawn(self._offer_unfinished(doc), label="unfinished runs")
         self._show_selection()
         self._update_controls()
+
+    def _reset_run_view(self) -> None:
+        """Another prototype is shown: the last run's counters, status line, error banner and
+        question belong to the one before (its runs live on in its driver)."""
+        self._tick.stop()
+        limits = self.config.limits()
+        self.counters.reset(limits.max_turns, limits.token_budget)
+        self._trouble = None
+        self._rejection = None
+        self._hide_ask()
+        self.ask_card.hide()
+        self._set_status("")
+        self.trace.show_trace("", [])
 
     def set_selection(self, address: str | None) -> None:
         """The node sent as context with the next instruction (None: the whole prototype)."""
@@ -523,8 +540,9 @@ class AgentSheet(QWidget):
                 self._show_counters()
             case ToolCallStarted(name=name, arguments=arguments):
                 self._set_status(tool_action(name, arguments))
-            case ToolCallFinished(name=name, error_class=error_class):
+            case ToolCallFinished(name=name, error_class=error_class, output=output):
                 if error_class:
+                    self._rejection = rejection(name, error_class, output)
                     self._set_status(f"{name} failed ({error_class}); the agent sees why")
                 self._sync_trace(driver)
             case InputRequired():
@@ -542,13 +560,17 @@ class AgentSheet(QWidget):
                 self.trace.message.setText(f"Saved: {path}")
             case Notice(message=message):
                 self._set_status(message)
-            case _:  # a draft revision: the workspace shows it, the card follows its events
+            case DraftRevised():  # the workspace shows it, the card follows its events
+                self._rejection = None  # a change landed after any earlier rejection
+                self._update_controls()
+            case _:
                 self._update_controls()
 
     def _start_bubble(self, driver: RunDriver) -> None:
         limits = driver.session.limits if driver.session is not None else self.config.limits()
         self.counters.reset(limits.max_turns, limits.token_budget)
         self.counters.started = time.monotonic()
+        self._rejection = None
         self.reasoning.clear()
         self.resume_offer.clear()
         info = driver.session.info if driver.session is not None else {}
@@ -556,7 +578,7 @@ class AgentSheet(QWidget):
             self.route_label.show_route(
                 driver.session.loop.model.model, bool(info.get("local")), str(info.get("why") or "")
             )
-        self.chat.start_reply()
+        self.chat.end_reply()  # the answer's bubble appears with its first words, not before
         self._tick.start()
         self._hide_ask()
         self._set_status("starting")
@@ -591,19 +613,26 @@ class AgentSheet(QWidget):
         self._hide_ask()
         self.terminal_events.append(event)
         bubble, drafted = self.chat.reply, bool(driver.draft_revisions)
+        said = bubble is not None and bool(bubble.text())
+        rejected = self._rejection
         if event.status == "completed":
-            if bubble is not None and not bubble.text():
-                bubble.set_text(event.text or "(done)")
-            self._set_status("done" + (": review the changes below" if drafted else ""))
-        elif event.status == "no_changes":  # the model ended without the change it was asked for
-            if bubble is not None and not bubble.text():
-                bubble.set_text(event.reason)  # nothing streamed: the reason is the answer
+            if not said:
+                self.chat.add("assistant", event.text or "(done)")
+            if rejected is not None:
+                self.chat.add("error", rejected_line(rejected, drafted))
+                self._set_status("no changes made" if not drafted else "done, with a rejection")
             else:
-                self.chat.add("error", event.reason)
+                self._set_status("done" + (": review the changes below" if drafted else ""))
+        elif event.status == "no_changes":  # the model ended without the change it was asked for
+            # The reason once, in the chat; a rejected patch is named with its place.
+            reason = rejected_line(rejected, drafted) if rejected is not None else event.reason
+            self.chat.add("error", reason)
             self._set_status("no changes made")
         elif event.status == "cancelled":
-            if bubble is not None:
+            if said and bubble is not None:
                 bubble.set_text((bubble.text() + " ⏹ stopped").strip())
+            else:
+                self.chat.add("assistant", "⏹ stopped")
             kept = ": the draft keeps the changes made so far" if drafted else ""
             self._set_status("stopped" + kept)
         else:
@@ -611,7 +640,11 @@ class AgentSheet(QWidget):
             if event.error_class == "config":  # no usable model when the run began
                 self._problem, self._problem_checked = event.reason, True
             elif event.error_class in TROUBLE:
-                self._trouble = f"{event.reason} Check Agent settings (or use a local model)."
+                # The reason is in the chat; the banner says only where to fix it.
+                self._trouble = (
+                    "The last run could not use the model: check Agent settings "
+                    "(or use a local model)."
+                )
             elif (
                 event.error_class == "resume"
                 and self._resuming is not None
@@ -619,6 +652,7 @@ class AgentSheet(QWidget):
             ):  # the user may accept the change: offer it again, saying what changed
                 self.resume_offer.offer(self._resuming, anyway=event.reason.split(": ", 1)[-1])
         self._resuming = None
+        self._rejection = None
         self.chat.end_reply()
         self._sync_trace(driver)
         self._update_controls()
@@ -626,8 +660,9 @@ class AgentSheet(QWidget):
         self.runFinished.emit(event.status)
 
     def _show_failure(self, reason: str) -> None:
+        """A failure: its reason once, in the chat; the status line only says it failed."""
         self.chat.add("error", reason)
-        self._set_status(f"failed: {reason}")
+        self._set_status("failed (the reason is in the chat)")
 
     def _set_status(self, text: str) -> None:
         self.last_status = text
@@ -729,3 +764,31 @@ class AgentSheet(QWidget):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.shutdown()
         super().closeEvent(event)
+
+
+def rejection(name: str, error_class: str, output: str) -> tuple[str, str, str]:
+    """(tool, where, message) of a failed tool call from its answer (the loop's `{"error": ...,
+    "path": ..., "message": ...}`; a patch's rejection names the op's path and the validator's
+    message)."""
+    import json
+
+    try:
+        data = json.loads(output)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        return name, "", " ".join(output.split())[:200] or error_class
+    where = str(data.get("path") or "")
+    message = str(data.get("message") or data.get("error") or error_class)
+    return name, where, " ".join(message.split())
+
+
+def rejected_line(rejected: tuple[str, str, str], drafted: bool) -> str:
+    """The chat's line for a run whose last tool call was rejected: `No changes were made: the
+    patch was rejected at root.children[2].max: ...`."""
+    name, where, message = rejected
+    at = f" at {where}" if where else ""
+    what = f"the {name}" if name == "patch" else f"the {name} call"
+    if drafted:
+        return f"The agent's last {name} was rejected{at}: {message}. The draft keeps its earlier changes."
+    return f"No changes were made: {what} was rejected{at}: {message}"

@@ -8,6 +8,7 @@ import time
 
 from PySide6.QtWidgets import (
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from studio.agent.config import AgentConfig
 from studio.agent.events import Usage
+from studio.agent.profiles import provider_name
 
 
 class RunCounters:
@@ -56,12 +58,15 @@ class CountersBar(QWidget):
         self.tokens_label = QLabel(self)
         self.cost_label = QLabel(self)
         self.time_label = QLabel(self)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        for label in (self.turns_label, self.tokens_label, self.cost_label, self.time_label):
+        # Two rows of two: the counters never make the sheet wider than a laptop's dock.
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setVerticalSpacing(0)
+        labels = (self.turns_label, self.cost_label, self.tokens_label, self.time_label)
+        for n, label in enumerate(labels):
             label.setObjectName("counters")
-            row.addWidget(label)
-        row.addStretch(1)
+            grid.addWidget(label, n // 2, n % 2)
+        grid.setColumnStretch(1, 1)
 
     def show_counters(self, c: RunCounters, config: AgentConfig) -> None:
         self.turns_label.setText(f"Turns {c.turn}/{c.max_turns}")
@@ -113,6 +118,5 @@ class SheetHeader(QWidget):
         if banner:
             self.banner_label.setText(banner)
         model = config.model or "no model"
-        where = "local" if config.is_local() else config.profile
         local_only = " · local only" if config.local_only else ""
-        self.model_label.setText(f"{model} · {where}{local_only}")
+        self.model_label.setText(f"{model} · {provider_name(config.profile)}{local_only}")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import Literal, Protocol
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QStandardPaths, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QWidget
 
@@ -38,9 +39,15 @@ COMMANDS: tuple[Command, ...] = (
         "paste_spec", "&Paste spec", ("Ctrl+Shift+V",), "Import the spec JSON on the clipboard"
     ),
     Command(
+        "save",
+        "&Save",
+        (QKeySequence.StandardKey.Save,),
+        "Write the open prototype now (every change is also saved as you make it)",
+    ),
+    Command(
         "export_bundle",
         "&Export bundle…",
-        (QKeySequence.StandardKey.Save,),
+        ("Ctrl+E",),
         "Save the open prototype as a .protobundle",
     ),
     Command(
@@ -105,6 +112,27 @@ def build_actions(parent: QWidget) -> dict[str, QAction]:
     return actions
 
 
+LAST_FOLDER = "files/last_folder"
+
+
+class FolderMemory(Protocol):
+    """Where the last folder used is kept (the UI settings)."""
+
+    def value(self, key: str, default: str = "") -> str: ...
+    def set_value(self, key: str, value: str) -> None: ...
+
+
+def start_folder(memory: FolderMemory | None) -> str:
+    """The folder a file dialog opens in: the last one used, else Documents, else home."""
+    last = memory.value(LAST_FOLDER) if memory is not None else ""
+    if last and Path(last).is_dir():
+        return last
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    if documents and Path(documents).is_dir():
+        return documents
+    return str(Path.home())
+
+
 def pick_file(
     parent: QWidget,
     title: str,
@@ -113,11 +141,12 @@ def pick_file(
     *,
     save: bool = False,
     default_suffix: str = "",
-    directory: str = "",
+    memory: FolderMemory | None = None,
 ) -> QFileDialog:
     """Open a window-modal file dialog with `open()` (never `exec()`: the asyncio loop keeps
-    running); `on_chosen(path)` is called when the user picks a file."""
-    dialog = QFileDialog(parent, title, directory, name_filter)
+    running) in the last folder used (`memory`); `on_chosen(path)` is called when the user picks
+    a file, and its folder is remembered."""
+    dialog = QFileDialog(parent, title, start_folder(memory), name_filter)
     dialog.setObjectName("fileDialog")
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
     if save:
@@ -127,15 +156,21 @@ def pick_file(
             dialog.setDefaultSuffix(default_suffix)
     else:
         dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+    if memory is not None:
+        dialog.fileSelected.connect(
+            lambda path: memory.set_value(LAST_FOLDER, str(Path(path).parent))
+        )
     dialog.fileSelected.connect(on_chosen)
     dialog.finished.connect(dialog.deleteLater)
     dialog.open()
     return dialog
 
 
-def ask_open(parent: QWidget, on_chosen: Callable[[str], None]) -> QFileDialog:
+def ask_open(
+    parent: QWidget, on_chosen: Callable[[str], None], memory: FolderMemory | None = None
+) -> QFileDialog:
     """File > Open: pick a spec JSON or .protobundle to import."""
-    return pick_file(parent, "Open a prototype", SPEC_FILTER, on_chosen)
+    return pick_file(parent, "Open a prototype", SPEC_FILTER, on_chosen, memory=memory)
 
 
 def ask_save(
@@ -145,9 +180,12 @@ def ask_save(
     suffix: str,
     suggested: str,
     on_chosen: Callable[[str], None],
+    memory: FolderMemory | None = None,
 ) -> QFileDialog:
     """A save dialog suggesting `suggested` (file name) with `suffix` added when missing."""
-    dialog = pick_file(parent, title, name_filter, on_chosen, save=True, default_suffix=suffix)
+    dialog = pick_file(
+        parent, title, name_filter, on_chosen, save=True, default_suffix=suffix, memory=memory
+    )
     dialog.selectFile(suggested)
     return dialog
 

@@ -64,6 +64,7 @@ THUMBNAIL_WIDTH = 160
 #: Edits in quick succession share one thumbnail render (and one draft write).
 THUMBNAIL_DELAY = 0.4
 OUTSIDE_DEBOUNCE_MS = 150
+PNG_TIMEOUT = 10.0  # s: a render of the preview for Export PNG
 SPEC_SUFFIXES = (".json", ".protobundle")
 #: Entries without a thumbnail are drawn in the background this long after start-up, ...
 BACKFILL_DELAY = 0.5
@@ -665,8 +666,21 @@ class StudioController(QObject):
 
     # ------------------------------------------------------------------ exports
 
+    def save(self) -> None:
+        """Ctrl+S: write the open prototype now, after any save still under way, and say so
+        (every change is saved as it is made; this makes sure and tells the designer)."""
+        document = self.document
+        if document is None or document.entry_id is None:
+            self._status("Nothing to save: no prototype is open")
+            return
+        self.spawn(self._save(document), label="Save")
+
+    async def _save(self, document: Document) -> None:
+        await self._persist(document)  # the library's lane runs it after any earlier save
+        self._status(f"Saved {document.name}: every change is also saved as you make it")
+
     def export_bundle(self, path: str | Path, entry_id: str | None = None) -> None:
-        """Ctrl+S: the open (or given) prototype as a .protobundle."""
+        """File > Export bundle (Ctrl+E): the open (or given) prototype as a .protobundle."""
         target = entry_id or (self.document.entry_id if self.document else None)
         if target is None:
             self._error("Export: no prototype is open")
@@ -688,16 +702,36 @@ class StudioController(QObject):
         spec = copy.deepcopy(self.document.spec)
         self.spawn(self._write_file(Path(path), _spec_bytes(spec)), label="Export spec JSON")
 
-    def export_png(self, path: str | Path) -> None:
-        """The preview's device screen as a PNG."""
+    def export_png(self, path: str | Path, scale: int = 1) -> None:
+        """The preview's device screen as a PNG in device pixels: its size in dp times `scale`
+        (1, 2 or 3), whatever size the preview draws it at."""
         if self._preview is None or self.document is None:
             self._error("Export PNG: no prototype is open")
             return
-        image = self._preview.grab_image()
+        if scale not in (1, 2, 3):
+            self._error(f"Export PNG: scale {scale} is not 1x, 2x or 3x")
+            return
+        self.spawn(self._export_png(Path(path), scale), label="Export PNG")
+
+    async def _export_png(self, path: Path, scale: int) -> None:
+        assert self._preview is not None
+        ready: asyncio.Future[QImage] = asyncio.get_running_loop().create_future()
+
+        def done(image: QImage) -> None:
+            if not ready.done():
+                ready.set_result(image)
+
+        self._preview.grab_screen(scale, done)
+        try:
+            image = await asyncio.wait_for(ready, PNG_TIMEOUT)
+        except TimeoutError:
+            self._error(f"Export PNG: the preview did not render within {PNG_TIMEOUT:g} s")
+            return
         if image.isNull():
             self._error("Export PNG: the preview has not been drawn yet")
             return
-        self.spawn(self._write_file(Path(path), png_bytes(image)), label="Export PNG")
+        await self._write_file(path, png_bytes(image))
+        self._status(f"Exported {path.name} ({image.width()}×{image.height()} px, {scale}x)")
 
     async def _write_file(self, path: Path, data: bytes) -> None:
         from studio.library.atomic import write_bytes

@@ -209,7 +209,7 @@ class DeviceManager(QObject):
         self._told_theme: set[str] = set()  # serials told they follow their own theme
         self._theme_note = ""  # that, for the next "Showing ..." message
         self.picker = DeviceTarget(pane)
-        pane.toolbar.insertWidget(0, self.picker)
+        pane.add_leading(self.picker)
         self.page = DevicePage(pane)
         self.page.hide()
         self.watcher = DeviceWatcher(adb, self) if adb is not None else None

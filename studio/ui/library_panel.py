@@ -9,9 +9,10 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, Signal, Sign
 from PySide6.QtGui import QAction, QIcon, QKeyEvent, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
+    QLineEdit,
     QMenu,
+    QToolBar,
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -23,7 +24,9 @@ from studio.library.entries import LibraryEntry
 from studio.library.templates import Template
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
-THUMB_SIZE = QSize(27, 48)
+# Large enough to recognise a screen (a phone's 9:16, about a fifth of the list's width).
+THUMB_SIZE = QSize(45, 80)
+COLUMNS = ("name", "source", "modified")
 SOURCE_LABELS = {
     "file": "File",
     "paste": "Pasted",
@@ -77,6 +80,18 @@ class LibraryPanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
 
+        # Search (name or source, as typed) and sort (click a column; newest first to start).
+        self.search = QLineEdit(self)
+        self.search.setObjectName("librarySearch")
+        self.search.setPlaceholderText("Search prototypes")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._apply_search)
+        self._sort_column, self._sort_order = 2, Qt.SortOrder.DescendingOrder
+        header.setSectionsClickable(True)
+        header.setSortIndicatorShown(True)
+        header.setSortIndicator(self._sort_column, self._sort_order)
+        header.sectionClicked.connect(self._sort_clicked)
+
         self.new_menu = QMenu("New from template", self)
         self.describe_action = QAction("New from description…", self)
         self.describe_action.setToolTip("Describe a prototype; the agent builds it as a draft")
@@ -91,8 +106,12 @@ class LibraryPanel(QWidget):
         self.rename_button = self._button("Rename", "Rename the selected prototype (F2)")
         self.delete_button = self._button("Delete", "Delete (Ctrl+Z in the list undoes it)")
 
-        bar = QHBoxLayout()
-        bar.setContentsMargins(0, 0, 0, 0)
+        # A tool bar, not a row of buttons: when the dock is narrow the buttons that do not fit go
+        # behind its » menu, so the commands never make the dock (or the window) wider.
+        bar = self.toolbar = QToolBar("Library commands", self)
+        bar.setObjectName("libraryToolbar")
+        bar.setMovable(False)
+        bar.setFloatable(False)
         for button in (
             self.new_button,
             self.import_button,
@@ -102,10 +121,10 @@ class LibraryPanel(QWidget):
             self.delete_button,
         ):
             bar.addWidget(button)
-        bar.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(bar)
+        layout.addWidget(bar)
+        layout.addWidget(self.search)
         layout.addWidget(self.list)
 
         for text, signal_button in (
@@ -165,7 +184,7 @@ class LibraryPanel(QWidget):
         try:
             self.list.clear()
             self._entries = {e.id: e for e in entries}
-            for entry in entries:
+            for entry in self._sorted(entries):
                 item = QTreeWidgetItem(
                     [
                         entry.name,
@@ -181,9 +200,48 @@ class LibraryPanel(QWidget):
                 self.list.addTopLevelItem(item)
         finally:
             self._filling = False
+        self._apply_search()
         if current in self._entries:
             self.select(current)
         self._update_buttons()
+
+    def sort_by(self, column: str, order: Qt.SortOrder) -> None:
+        """Sort the list by "name", "source" or "modified" (what clicking a column header does)."""
+        self._sort_column, self._sort_order = COLUMNS.index(column), order
+        self.list.header().setSortIndicator(self._sort_column, order)
+        self.set_entries(list(self._entries.values()))
+
+    def _sort_clicked(self, section: int) -> None:
+        if section == self._sort_column:
+            ascending = self._sort_order == Qt.SortOrder.AscendingOrder
+            order = Qt.SortOrder.DescendingOrder if ascending else Qt.SortOrder.AscendingOrder
+        else:  # names and sources A to Z first, dates newest first
+            descending = section == 2
+            order = Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
+        self.sort_by(COLUMNS[section], order)
+
+    def _sorted(self, entries: Sequence[LibraryEntry]) -> list[LibraryEntry]:
+        column = COLUMNS[self._sort_column]
+
+        def key(entry: LibraryEntry) -> str:
+            if column == "name":
+                return entry.name.casefold()
+            if column == "source":
+                return SOURCE_LABELS.get(entry.source, entry.source).casefold()
+            return entry.modified
+
+        reverse = self._sort_order == Qt.SortOrder.DescendingOrder
+        return sorted(entries, key=key, reverse=reverse)  # stable: ties keep their order
+
+    def _apply_search(self) -> None:
+        needle = self.search.text().strip().casefold()
+        for item in self._items():
+            text = f"{item.text(0)} {item.text(1)}".casefold()
+            item.setHidden(bool(needle) and needle not in text)
+
+    def shown_ids(self) -> list[str]:
+        """The entries the list shows now (after the search), top to bottom."""
+        return [str(i.data(0, ID_ROLE)) for i in self._items() if not i.isHidden()]
 
     def set_thumbnail(self, entry_id: str, png: bytes) -> None:
         pixmap = QPixmap()

@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -26,7 +26,16 @@ from studio.ui import commands
 from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
 from studio.ui.document_panel import DocumentPanel
+from studio.ui.first_run import FirstRunHint
+from studio.ui.fit import DockBody
 from studio.ui.inspector import InspectorPanel
+from studio.ui.keyboard import (
+    FocusRing,
+    TabLeaves,
+    UndoEverywhere,
+    next_focus,
+    shortcuts_action,
+)
 from studio.ui.library_panel import LibraryPanel
 from studio.ui.node_menus import build_node_menus
 from studio.ui.palette import PalettePanel
@@ -44,6 +53,7 @@ if TYPE_CHECKING:
     from studio.ui.devices import DeviceManager
     from studio.ui.permissions import PermissionsDialog
 
+PNG_SCALE_KEY = "export/png_scale"
 AGENT_PLACEHOLDER = "The agent sheet goes here (describe a change, review the draft, apply)."
 
 
@@ -106,8 +116,8 @@ class MainWindow(QMainWindow):
         # agent's `preview` tool renders the draft in a scene of its own, at the preview's size.
         scene = DraftScene(pane.device_size, pane.theme)
         self.agent_sheet = sheet = AgentSheet(c.workspace, renderer=scene, **agent.options())
-        self.agent_dock.setWidget(sheet)
-        self.agent_placeholder.deleteLater()
+        self._body(self.agent_dock).setWidget(sheet)  # deletes the placeholder
+        TabLeaves(sheet.instruction)
         c.workspaceEvent.connect(sheet.on_workspace_event)
         c.generateRequested.connect(sheet.generate)
         sheet.attach_outside(c.outside, c.apply_outside_draft, c.discard_outside_draft)
@@ -119,6 +129,8 @@ class MainWindow(QMainWindow):
         self.resize(1440, 900)
         self.preview_pane = PreviewPane(self, deferred=True)
         self.setCentralWidget(self.preview_pane)
+        self.first_run_hint = FirstRunHint(self.settings, self.preview_pane)
+        self.preview_pane.add_banner(self.first_run_hint)
 
         self.library_panel = LibraryPanel(self)
         self.node_palette = PalettePanel(self)
@@ -139,18 +151,28 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.library_dock, self.palette_dock)
         self.library_dock.raise_()
         self.agent_dock = self._dock("agentDock", "Agent", self.agent_placeholder, right)
-        self.inspector_dock = self._dock("inspectorDock", "Inspector", self.inspector, right)
-        self.revisions_dock = self._dock("revisionsDock", "Revisions", self.revisions, right)
-        self.state_dock = self._dock("stateDock", "State", self.state_panel, right)
+        self.inspector_dock = self._dock(
+            "inspectorDock", "Inspector", self.inspector, right, keep_height=False
+        )
+        self.revisions_dock = self._dock(
+            "revisionsDock", "Revisions", self.revisions, right, keep_height=False
+        )
+        self.state_dock = self._dock(
+            "stateDock", "State", self.state_panel, right, keep_height=False
+        )
         self.tabifyDockWidget(self.inspector_dock, self.revisions_dock)
         self.tabifyDockWidget(self.inspector_dock, self.state_dock)
         self.document_dock = self._dock(
-            "documentDock", "Theme and window", self.document_panel, right
+            "documentDock", "Theme and window", self.document_panel, right, keep_height=False
         )
         self.tabifyDockWidget(self.inspector_dock, self.document_dock)
         self.inspector_dock.raise_()
         self.resizeDocks(
             [self.library_dock, self.agent_dock], [360, 340], Qt.Orientation.Horizontal
+        )
+        # The agent sheet gets most of the right column, the inspector the rest.
+        self.resizeDocks(
+            [self.agent_dock, self.inspector_dock], [500, 340], Qt.Orientation.Vertical
         )
 
         self.actions_by_name = commands.build_actions(self)
@@ -161,9 +183,24 @@ class MainWindow(QMainWindow):
         self.recent_menu = QMenu("Open &recent", self)
         self.recent_menu.setObjectName("recentMenu")
         file_menu.addMenu(self.recent_menu)
+        file_menu.addAction(a["save"])
         file_menu.addSeparator()
         for name in ("export_bundle", "export_spec", "export_png"):
             file_menu.addAction(a[name])
+        # Export preview PNG writes device pixels at the scale chosen here (remembered).
+        self.png_scale_menu = file_menu.addMenu("Preview PNG &scale")
+        self.png_scale_group = QActionGroup(self)
+        chosen = self.settings.value(PNG_SCALE_KEY, "1")
+        for scale in (1, 2, 3):
+            action = QAction(f"{scale}x (device pixels × {scale})", self.png_scale_group)
+            action.setObjectName(f"action_png_scale_{scale}")
+            action.setCheckable(True)
+            action.setData(scale)
+            action.setChecked(str(scale) == chosen or (scale == 1 and chosen not in "123"))
+            action.toggled.connect(
+                lambda on, s=scale: on and self.settings.set_value(PNG_SCALE_KEY, str(s))
+            )
+            self.png_scale_menu.addAction(action)
         file_menu.addSeparator()
         file_menu.addAction(a["quit"])
         edit_menu = self.menuBar().addMenu("&Edit")
@@ -213,7 +250,13 @@ class MainWindow(QMainWindow):
             self.agent_dock,
         ):
             view_menu.addAction(dock.toggleViewAction())
-        self.menuBar().addMenu("&Help").addAction(about_action(self))
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(shortcuts_action(self))
+        help_menu.addAction(about_action(self))
+        # Keys: Ctrl+Z/Ctrl+Shift+Z reach the prototype from any field with nothing of its own
+        # to undo; Tab leaves the JSON editor (Ctrl+] / Ctrl+[ indent with spaces).
+        self.undo_everywhere = UndoEverywhere(self)
+        TabLeaves(self.inspector.json_edit, indent=True)
         a["undo_delete"].setEnabled(False)
 
         self.undo_delete_button = QPushButton("Undo delete", self)
@@ -226,17 +269,38 @@ class MainWindow(QMainWindow):
         self.installEventFilter(self.drop_filter)
         self._fill_recent([])
 
-    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    def _dock(
+        self,
+        name: str,
+        title: str,
+        widget: QWidget,
+        area: Qt.DockWidgetArea,
+        *,
+        keep_height: bool = True,
+    ) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(widget)
+        dock.setWidget(DockBody(widget, keep_height=keep_height))
         self.addDockWidget(area, dock)
         return dock
+
+    @staticmethod
+    def _body(dock: QDockWidget) -> DockBody:
+        body = dock.widget()
+        assert isinstance(body, DockBody)  # every dock is built by `_dock`
+        return body
+
+    def panel_of(self, dock: QDockWidget) -> QWidget:
+        """The panel a dock shows (inside the scrolling body that keeps it from widening)."""
+        return self._body(dock).panel()
 
     # ------------------------------------------------------------------ wiring
 
     def _connect_signals(self) -> None:
         c, a = self.controller, self.actions_by_name
+        # Rings where the style draws none: the Qt Quick preview and the event log.
+        FocusRing(self.preview_pane.preview.quick_widget)
+        FocusRing(self.preview_pane.event_log.view)
         c.attach_preview(self.preview_pane.preview)
 
         # Controller -> panels.
@@ -292,19 +356,23 @@ class MainWindow(QMainWindow):
 
         # Menu commands.
         a["new"].triggered.connect(self._show_new_menu)
-        a["open"].triggered.connect(lambda: commands.ask_open(self, lambda p: c.import_files([p])))
+        a["open"].triggered.connect(
+            lambda: commands.ask_open(self, lambda p: c.import_files([p]), self.settings)
+        )
+        a["save"].triggered.connect(c.save)
         a["paste_spec"].triggered.connect(c.import_clipboard)
         a["export_bundle"].triggered.connect(lambda: self._ask_export_bundle(None))
         a["export_spec"].triggered.connect(
             lambda: commands.ask_save(
                 self, "Export spec JSON", commands.JSON_FILTER, "json",
-                self._suggested("json"), c.export_spec,
+                self._suggested("json"), c.export_spec, self.settings,
             )
         )  # fmt: skip
         a["export_png"].triggered.connect(
             lambda: commands.ask_save(
                 self, "Export preview PNG", commands.PNG_FILTER, "png",
-                self._suggested("png"), c.export_png,
+                self._suggested("png", self.png_scale()),
+                lambda path: c.export_png(path, self.png_scale()), self.settings,
             )
         )  # fmt: skip
         a["quit"].triggered.connect(self.close)
@@ -374,9 +442,15 @@ class MainWindow(QMainWindow):
             fitting[0] if fitting else max(candidates, key=lambda p: _room(p, size, screen))
         )
 
-    def _suggested(self, suffix: str) -> str:
+    def png_scale(self) -> int:
+        """The scale Export preview PNG writes at (File > Preview PNG scale)."""
+        checked = self.png_scale_group.checkedAction()
+        return int(checked.data()) if checked is not None else 1
+
+    def _suggested(self, suffix: str, scale: int = 1) -> str:
         document = self.controller.document
-        return commands.file_name_for(document.name if document else "prototype", suffix)
+        name = document.name if document else "prototype"
+        return commands.file_name_for(f"{name} {scale}x" if scale > 1 else name, suffix)
 
     def _ask_export_bundle(self, entry_id: str | None) -> None:
         commands.ask_save(
@@ -386,6 +460,7 @@ class MainWindow(QMainWindow):
             "protobundle",
             self._suggested("protobundle"),
             lambda path: self.controller.export_bundle(path, entry_id),
+            self.settings,
         )
 
     def ask_description(self) -> QDialog:
@@ -432,6 +507,32 @@ class MainWindow(QMainWindow):
 
     def save_layout(self) -> None:
         self.settings.set_window_state(self.saveGeometry(), self.saveState())
+
+    def focus_regions(self) -> list[QWidget]:
+        """The panels in reading order: the left docks, the preview, the right docks."""
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        docks = [d for d in self.findChildren(QDockWidget) if not d.isFloating()]
+
+        def place(dock: QDockWidget) -> tuple[int, int, int]:
+            area = self.dockWidgetArea(dock)
+            column = 0 if area == left else 2 if area == right else 1
+            return column, dock.y(), dock.x()
+
+        ordered = sorted(docks, key=place)
+        before = [d for d in ordered if place(d)[0] == 0]
+        after = [d for d in ordered if place(d)[0] != 0]
+        return [*before, self.preview_pane, *after]
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt's names)
+        """Tab crosses the panels in reading order (`keyboard.next_focus`)."""
+        from PySide6.QtWidgets import QApplication
+
+        target = next_focus(self.focus_regions(), QApplication.focusWidget(), next)
+        if target is None:
+            return super().focusNextPrevChild(next)
+        reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+        target.setFocus(reason)
+        return True
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed:

@@ -1,5 +1,5 @@
-"""The centre of the window: preview toolbar (device size, theme, edit/interact, reset), the
-preview itself and the runtime's event log in a collapsible strip."""
+"""The centre of the window: preview toolbar (device size or a custom one, landscape, theme,
+edit/interact, reset), the preview itself and the runtime's event log in a collapsible strip."""
 
 from __future__ import annotations
 
@@ -8,17 +8,20 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
     QLabel,
-    QListWidget,
     QPushButton,
+    QSpinBox,
     QStackedWidget,
+    QToolBar,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
+
+from studio.ui.event_log import EventLog
 
 if TYPE_CHECKING:
     from studio.preview.widget import PreviewWidget
@@ -30,8 +33,8 @@ DEVICE_SIZES: list[tuple[str, int, int]] = [
     ("Small phone · 320×640", 320, 640),
     ("Foldable · 673×841", 673, 841),
 ]
+MIN_SIDE, MAX_SIDE = 200, 2000  # dp: a custom size's bounds
 THEMES = [("Light", "light"), ("Dark", "dark"), ("System", "system")]
-MAX_LOG_LINES = 200
 
 
 class PreviewPane(QWidget):
@@ -51,6 +54,26 @@ class PreviewPane(QWidget):
         self.device_combo = QComboBox(self)
         for label, width, height in DEVICE_SIZES:
             self.device_combo.addItem(label, (width, height))
+        self.device_combo.addItem("Custom size…", None)
+        # A custom size (dp), shown while "Custom size…" is chosen; Landscape swaps the sides.
+        self.custom_width = QSpinBox(self)
+        self.custom_height = QSpinBox(self)
+        for box, value, name in (
+            (self.custom_width, 600, "customWidth"),
+            (self.custom_height, 960, "customHeight"),
+        ):
+            box.setObjectName(name)
+            box.setRange(MIN_SIDE, MAX_SIDE)
+            box.setValue(value)
+            box.setSuffix(" dp")
+            box.setKeyboardTracking(False)  # applied when typing ends, not at every digit
+        self.custom_width.setToolTip("Custom device width")
+        self.custom_height.setToolTip("Custom device height")
+        self.rotate_button = QToolButton(self)
+        self.rotate_button.setObjectName("landscape")
+        self.rotate_button.setText("Landscape")
+        self.rotate_button.setCheckable(True)
+        self.rotate_button.setToolTip("Turn the device to landscape (width and height swapped)")
         self.theme_combo = QComboBox(self)
         for label, value in THEMES:
             self.theme_combo.addItem(label, value)
@@ -72,9 +95,7 @@ class PreviewPane(QWidget):
         self.log_toggle.setText("Events")
         self.log_toggle.setCheckable(True)
         self.log_toggle.setChecked(True)
-        self.event_log = QListWidget(self)
-        self.event_log.setObjectName("eventLog")
-        self.event_log.setMaximumHeight(120)
+        self.event_log = EventLog(self)
         self.status = QLabel("", self)
         self.placeholder = QLabel("Loading the preview…", self)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -83,18 +104,31 @@ class PreviewPane(QWidget):
         self.centre.setObjectName("previewCentre")
         self.centre.addWidget(self.placeholder)
 
-        bar = QHBoxLayout()
-        self.toolbar = bar
-        bar.addWidget(self.device_combo)
-        bar.addWidget(self.theme_combo)
-        bar.addWidget(self.edit_button)
-        bar.addWidget(self.chrome_button)
-        bar.addWidget(self.reset_button)
-        bar.addStretch(1)
-        bar.addWidget(self.log_toggle)
+        # A tool bar: what does not fit a narrow window goes behind its » menu, so the preview's
+        # controls never set the window's minimum width.
+        bar = self.toolbar = QToolBar("Preview", self)
+        bar.setObjectName("previewToolbar")
+        bar.setMovable(False)
+        bar.setFloatable(False)
+        self._custom_actions: list[QAction] = []
+        for control in (
+            self.device_combo,
+            self.custom_width,
+            self.custom_height,
+            self.rotate_button,
+            self.theme_combo,
+            self.edit_button,
+            self.chrome_button,
+            self.reset_button,
+            self.log_toggle,
+        ):
+            action = bar.addWidget(control)
+            if control in (self.custom_width, self.custom_height):
+                self._custom_actions.append(action)
+        self._show_custom()
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.addLayout(bar)
+        self._layout.addWidget(bar)
         self._layout.addWidget(self.centre, 1)
         self._layout.addWidget(self.event_log)
         self.log_toggle.toggled.connect(self.event_log.setVisible)
@@ -113,6 +147,9 @@ class PreviewPane(QWidget):
         self.centre.removeWidget(self.placeholder)
         self.placeholder.hide()
         self.device_combo.currentIndexChanged.connect(self._on_device)
+        self.rotate_button.toggled.connect(lambda _on: self._apply_size())
+        self.custom_width.valueChanged.connect(lambda _v: self._apply_size())
+        self.custom_height.valueChanged.connect(lambda _v: self._apply_size())
         self.theme_combo.currentIndexChanged.connect(self._on_theme)
         self.edit_button.toggled.connect(self.preview.set_edit_mode)
         self.chrome_button.toggled.connect(self.preview.set_device_chrome)
@@ -127,6 +164,18 @@ class PreviewPane(QWidget):
         self.preview.set_edit_mode(self.edit_button.isChecked())
         self.preview.set_device_chrome(self.chrome_button.isChecked())
         return self.preview
+
+    def add_banner(self, widget: QWidget) -> None:
+        """Show `widget` under the tool bar, above the preview (the first-run hint)."""
+        self._layout.insertWidget(1, widget)
+
+    def add_leading(self, widget: QWidget) -> None:
+        """Put `widget` first in the preview's tool bar (device mode's phone picker)."""
+        actions = self.toolbar.actions()
+        if actions:
+            self.toolbar.insertWidget(actions[0], widget)
+        else:
+            self.toolbar.addWidget(widget)
 
     def present(self, shown: Shown) -> None:
         """Show what the workspace shows: a prototype just opened from its initial state, an
@@ -152,8 +201,15 @@ class PreviewPane(QWidget):
         self.preview.apply_change(spec, list(changed))
 
     def device_size(self) -> tuple[int, int]:
-        """The device size chosen in the toolbar (dp)."""
-        width, height = self.device_combo.currentData()
+        """The device size chosen in the toolbar (dp): a preset or the custom size, turned to
+        landscape when Landscape is on."""
+        data = self.device_combo.currentData()
+        if data is None:
+            width, height = self.custom_width.value(), self.custom_height.value()
+        else:
+            width, height = data
+        if self.rotate_button.isChecked():
+            width, height = height, width
         return int(width), int(height)
 
     def theme(self) -> str:
@@ -173,6 +229,9 @@ class PreviewPane(QWidget):
         self.centre.setCurrentWidget(target)
         controls = (
             self.device_combo,
+            self.custom_width,
+            self.custom_height,
+            self.rotate_button,
             self.theme_combo,
             self.edit_button,
             self.chrome_button,
@@ -197,17 +256,23 @@ class PreviewPane(QWidget):
         self._add_line(f"refused: {refusal.message}")
 
     def _add_line(self, line: str) -> None:
-        self.event_log.addItem(line)
-        while self.event_log.count() > MAX_LOG_LINES:
-            self.event_log.takeItem(0)
-        self.event_log.scrollToBottom()
+        self.event_log.add_line(line)
 
     def log_lines(self) -> list[str]:
-        return [self.event_log.item(i).text() for i in range(self.event_log.count())]
+        return self.event_log.lines()
 
     def _on_device(self, index: int) -> None:
-        width, height = self.device_combo.itemData(index)
-        self.preview.set_device_size(width, height)
+        self._show_custom()
+        self._apply_size()
+
+    def _show_custom(self) -> None:
+        custom = self.device_combo.currentData() is None
+        for action in self._custom_actions:
+            action.setVisible(custom)
+
+    def _apply_size(self) -> None:
+        if self.preview is not None:
+            self.preview.set_device_size(*self.device_size())
 
     def _on_theme(self, index: int) -> None:
         self.preview.set_theme(self.theme_combo.itemData(index))

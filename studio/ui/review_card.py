@@ -9,7 +9,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from studio.library.revisions import Revision
-from studio.workspace import Review
+from studio.ui.labels import WrapLabel
+from studio.workspace import NodeDiff, Review, ValueDiff
 
 #: The edit-during-review rule, as the card states it (studio.workspace.workspace implements it).
 RULE = (
@@ -32,9 +33,9 @@ class ReviewCard(QFrame):
         self.setObjectName("review")
         self.label = QLabel(self)
         self.label.setWordWrap(True)
-        self.diff_label = QLabel(self)
+        # What each node gained, lost and changed, one property a line (wrapped in long paths).
+        self.diff_label = WrapLabel("", self)
         self.diff_label.setObjectName("reviewDiff")
-        self.diff_label.setWordWrap(True)
         self.rule_label = QLabel(RULE, self)
         self.rule_label.setObjectName("reviewRule")
         self.rule_label.setWordWrap(True)
@@ -116,8 +117,49 @@ class ReviewCard(QFrame):
         return "\n".join(parts)
 
 
+MAX_DIFF_LINES = 14
+
+
 def _diff_text(review: Review) -> str:
-    lines = [d.summary() for d in review.node_diffs] + [d.summary() for d in review.value_diffs]
-    if len(lines) > 2 * MAX_LINES:
-        lines = [*lines[: 2 * MAX_LINES], f"… and {len(lines) - 2 * MAX_LINES} more"]
+    """The draft's property-level diff as a designer reads it: a heading per node (its id, or
+    its path, and type), then one line per property: `text: "Hello" → "Inbox"`, `+ icon: "send"`
+    (added), `− onTap` (removed); state and data keys after the nodes."""
+    lines: list[str] = []
+    for diff in review.node_diffs:
+        lines.extend(node_lines(diff))
+    for value in review.value_diffs:
+        lines.append(value_line(value))
+    if len(lines) > MAX_DIFF_LINES:
+        rest = len(lines) - MAX_DIFF_LINES
+        lines = [*lines[:MAX_DIFF_LINES], f"… and {rest} more line(s): see the Trace tab"]
     return "\n".join(lines)
+
+
+def node_lines(diff: NodeDiff) -> list[str]:
+    """A node's heading and its property lines (an added or removed node is one line)."""
+    if diff.kind == "added":
+        return [f"+ {diff.address} ({diff.node_type}): new node"]
+    if diff.kind == "removed":
+        return [f"− {diff.address} ({diff.node_type}): removed"]
+    lines = [f"{diff.address} ({diff.node_type})"]
+    lines += [f"    {k}: {short(a)} → {short(b)}" for k, (a, b) in diff.changed.items()]
+    lines += [f"    + {k}: {short(v)}" for k, v in diff.added.items()]
+    lines += [f"    − {k}" for k in diff.removed]
+    return lines
+
+
+def value_line(diff: ValueDiff) -> str:
+    where = f"{diff.section}.{diff.key}" if diff.key is not None else diff.section
+    if diff.kind == "added":
+        return f"+ {where}: {short(diff.after)}"
+    if diff.kind == "removed":
+        return f"− {where}"
+    return f"{where}: {short(diff.before)} → {short(diff.after)}"
+
+
+def short(value: object, limit: int = 48) -> str:
+    """A value as JSON, cut to `limit` characters."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ": "))
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -97,6 +97,7 @@ class TracePanel(QWidget):
         self.message.setObjectName("traceMessage")
 
         self.tree = QTreeWidget(self)
+        self.tree.setMinimumHeight(48)  # the sheet fits a 720 px screen; the tree scrolls
         self.tree.setHeaderLabels(["Step", "Detail", "ms", "Error"])
         self.tree.setUniformRowHeights(True)
         header = self.tree.header()

@@ -38,6 +38,8 @@ def test_no_keychain_gives_a_warning_and_a_session_key() -> None:
     stored = store.set("openai", "sk-sessiononly999")
     assert stored.source == "session" and stored.warning and "this session only" in stored.warning
     assert store.get("openai").key == "sk-sessiononly999"
+    assert lookup.no_keychain and stored.no_keychain
+    assert "\n" not in lookup.warning and "keyrings.alt" not in lookup.warning  # one plain line
 
 
 @pytest.mark.expected_log(r"^oops \*\*\*$", logger="studio.agent")  # logged by the test, masked

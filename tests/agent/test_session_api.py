@@ -89,7 +89,10 @@ def test_async_keys_see_the_same_keys_as_the_blocking_ones(
 
 @pytest.mark.parametrize(
     ("backend", "error"),
-    [(keyring.backends.fail.Keyring(), "NoKeyringError"), (_LockedKeyring(), "KeyringLocked")],
+    [
+        (keyring.backends.fail.Keyring(), "no Secret Service or other keychain is running"),
+        (_LockedKeyring(), "the keychain is locked"),
+    ],
 )
 def test_async_keys_without_a_usable_keychain_keep_the_key_for_the_session(
     backend: Any, error: str

@@ -274,7 +274,8 @@ def test_round_trip_export_import(library: Library, tmp_path: Path) -> None:
 
     imported = library.import_bundle(out)
     assert imported.id != original.id
-    assert (imported.name, imported.source) == ("Logo demo", "share")
+    # Imported next to its original: the name takes the next free number.
+    assert (imported.name, imported.source) == ("Logo demo 2", "share")
     assert library.load_spec(imported.id) == library.load_spec(original.id)
     assets = {k: a.data for k, a in library.load_assets(imported.id).items()}
     assert assets == {"logo": png(), "photo": JPEG}
@@ -282,6 +283,7 @@ def test_round_trip_export_import(library: Library, tmp_path: Path) -> None:
 
     # deterministic: the same prototype always gives the same bytes
     again = tmp_path / "again.protobundle"
+    library.rename(imported.id, "Logo demo")
     library.export_bundle(imported.id, again)
     assert again.read_bytes() == out.read_bytes()
 

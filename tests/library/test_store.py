@@ -393,3 +393,28 @@ def test_opening_the_same_unchanged_file_again_opens_its_entry(tmp_path: Path) -
     other = lib.import_spec_file(path)
     assert other.id != first.id
     assert lib.load_spec(other.id)["id"] == "demo-2"
+
+
+def test_new_prototypes_get_unique_names(library: Library, tmp_path: Path) -> None:
+    """Walkthrough step 6: a second "Sign-in form" from the template, an imported bundle of a
+    prototype already in the library and a pasted spec each get the next free number."""
+    first = library.create("Sign-in form", spec(), "template")
+    assert first.name == "Sign-in form"
+    assert library.create("Sign-in form", spec(), "template").name == "Sign-in form 2"
+    assert library.create("sign-in FORM", spec(), "file").name == "sign-in FORM 3"  # any case
+    assert library.create("Sign-in form 2", spec(), "paste").name == "Sign-in form 4"
+    bundle = tmp_path / "shared.protobundle"
+    library.export_bundle(first.id, bundle)
+    assert library.import_spec_file(bundle).name == "Sign-in form 5"
+    assert library.import_spec_text(json.dumps(spec(id="counter"))).name == "counter"
+    assert library.import_spec_text(json.dumps(spec(id="counter"))).name == "counter 2"
+    # A deleted prototype's name is free again; renaming is the user's choice and is kept.
+    library.delete(first.id)
+    assert library.create("Sign-in form", spec(), "file").name == "Sign-in form"
+    other = library.create("Other", spec(), "file")
+    assert library.rename(other.id, "Sign-in form 2").name == "Sign-in form 2"
+    # At the length limit the number replaces the end of the name.
+    long = "x" * 200
+    library.create(long, spec(), "file")
+    numbered = library.create(long, spec(), "file").name
+    assert numbered == "x" * 198 + " 2" and len(numbered) == 200

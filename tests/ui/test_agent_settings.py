@@ -74,6 +74,15 @@ def _serve(required: str | None) -> Iterator[str]:
 
 
 @pytest.fixture(autouse=True)
+def _keep_running_when_the_dialog_closes(qapp: Any) -> Iterator[None]:
+    """As in the studio (app.py): closing the last window (here the dialog) does not quit."""
+    before = qapp.quitOnLastWindowClosed()
+    qapp.setQuitOnLastWindowClosed(False)
+    yield
+    qapp.setQuitOnLastWindowClosed(before)
+
+
+@pytest.fixture(autouse=True)
 def _no_qt_garbage_for_other_threads() -> None:
     collect_qt_garbage()  # before this test's HTTP server thread could collect it
 
@@ -239,7 +248,7 @@ def test_a_local_model_server_is_found_and_offered(
     _key_checked(dialog)
     config = dialog.config()
     assert (config.profile, config.base_url, config.model) == ("ollama", open_server, "llama3.2")
-    assert dialog.key_status.text().startswith("No key needed")
+    assert dialog.key_status.text().startswith("This server needs no key")
 
 
 def test_the_probe_stays_on_loopback(qloop: Any, http: httpx.AsyncClient) -> None:
@@ -299,26 +308,85 @@ def test_the_keychain_is_used_off_the_gui_thread(
     assert all(t is not threading.main_thread() for t in backend.threads)
 
 
-def test_without_a_keychain_the_key_is_kept_for_the_session_and_the_dialog_says_so(
+def test_without_a_keychain_the_dialog_says_so_in_one_wrapped_line_and_offers_the_session(
     qtbot: Any, qloop: Any, http: httpx.AsyncClient
 ) -> None:
     keyring.set_keyring(keyring.backends.fail.Keyring())
     keys = KeyStore()
     dialog = _dialog(qtbot, http, AgentConfig(profile="openai", model="gpt-4o-mini"), keys=keys)
     dialog.show()
-    assert dialog.key_status.text().startswith("No usable OS keychain (NoKeyringError")
+    notice = dialog.key_status.text()
+    assert notice == (
+        "No usable OS keychain (no Secret Service or other keychain is running): the API key can "
+        "be kept for this session only, or set PROTO_STUDIO_API_KEY before starting the studio."
+    )
+    # One line of text, wrapped inside the dialog: it never makes it wider than a laptop screen.
+    assert dialog.key_status.wordWrap()
+    assert dialog.sizeHint().width() <= 900 and dialog.minimumSizeHint().width() <= 900
+    offer = dialog.session_key
+    assert offer.isVisibleTo(dialog) and offer.isChecked()
+    assert offer.text() == "Keep the key for this session (until the studio quits)"
     dialog.key.setText(KEY)
     saved = collect(dialog.saved)
     dialog.save_button.click()
-    run_until(qloop, lambda: bool(saved) and dialog.key_stored is True)
-    assert "this session only" in dialog.message.text()
-    assert dialog.isVisible()  # the warning stays on screen until the designer closes it
-    assert dialog.key_status.text() == (
-        "A key is kept for this session only (••••••••): no usable OS keychain."
-    )
-    assert KEY not in _all_text(dialog)
+    run_until(qloop, lambda: bool(saved))
+    assert not dialog.isVisible()  # one Save closes the dialog, keychain or not
     assert load_config()[0].model == "gpt-4o-mini"  # the settings themselves were saved
-    assert qloop.run_until_complete(keys.aget("openai")).source == "session"
+    lookup = qloop.run_until_complete(keys.aget("openai"))
+    assert lookup.source == "session" and lookup.key == KEY
+
+    again = _dialog(qtbot, http, load_config()[0], keys=keys)
+    assert again.key_status.text() == (
+        "A key is kept for this session only (••••••••): there is no usable OS keychain. To "
+        "keep it, set PROTO_STUDIO_API_KEY before starting the studio."
+    )
+    assert not again.session_key.isVisibleTo(again)  # already kept
+    assert KEY not in _all_text(again)
+
+
+def test_without_a_keychain_a_key_the_user_chose_not_to_keep_is_not_kept(
+    qtbot: Any, qloop: Any, http: httpx.AsyncClient
+) -> None:
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    keys = KeyStore()
+    dialog = _dialog(qtbot, http, AgentConfig(profile="openai", model="gpt-4o-mini"), keys=keys)
+    dialog.session_key.setChecked(False)
+    dialog.key.setText(KEY)
+    saved = collect(dialog.saved)
+    dialog.save_button.click()
+    run_until(qloop, lambda: bool(saved))
+    assert qloop.run_until_complete(keys.aget("openai")).key is None
+
+
+def test_one_save_closes_the_dialog(qtbot: Any, qloop: Any, http: httpx.AsyncClient) -> None:
+    dialog = _dialog(qtbot, http, AgentConfig(profile="openai"))
+    dialog.show()
+    dialog.model.setEditText("gpt-4o-mini")
+    dialog.key.setText(KEY)
+    saved = collect(dialog.saved)
+    dialog.save_button.click()
+    run_until(qloop, lambda: bool(saved) and not dialog.isVisible())
+    assert len(saved) == 1 and dialog.result() == 1  # accepted
+
+
+@pytest.mark.parametrize(
+    ("profile", "name"),
+    [
+        ("generic", "Other OpenAI-compatible server"),
+        ("litellm", "LiteLLM proxy"),
+        ("ollama", "Ollama (local)"),
+        ("llamacpp", "llama.cpp server (local)"),
+    ],
+)
+def test_servers_that_need_no_key_are_not_asked_for_one(
+    qtbot: Any, qloop: Any, http: httpx.AsyncClient, profile: str, name: str
+) -> None:
+    dialog = _dialog(qtbot, http, AgentConfig(profile=profile))
+    assert dialog.profile.currentText() == name  # the provider's one name
+    assert dialog.key_status.text() == (
+        "This server needs no key; paste one above if yours asks for it."
+    )
+    assert dialog.key.placeholderText() == "paste an API key (optional)"
 
 
 def test_tool_set_effort_and_local_model_are_chosen_per_model_and_saved(

@@ -225,8 +225,9 @@ def test_review_highlights_then_apply_lands_an_agent_revision_and_undo_reverts(
     assert sheet.review.isVisibleTo(sheet)
     assert "Rename the title to Inbox" in sheet.review_label.text()
     # The card says what each node lost or gained, and the rule for editing meanwhile.
-    assert 'title (text): text "Hello" → "Inbox"' in sheet.review.text()
-    assert 'go (button): label "Go" → "Send"' in sheet.review.text()
+    assert sheet.review.diff_label.text() == (
+        'title (text)\n    text: "Hello" → "Inbox"\ngo (button)\n    label: "Go" → "Send"'
+    )
     assert "Edits to the draft's nodes are refused" in sheet.review.text()
     assert sheet.apply_button.isEnabled() and sheet.discard_button.isEnabled()
 
@@ -364,7 +365,7 @@ def test_without_a_key_the_banner_says_what_to_configure(
     run_until(qloop, lambda: not sheet.checking)  # the keychain is read off the GUI thread
     assert sheet.banner.isVisibleTo(sheet)
     assert sheet.banner_label.text() == (
-        "Add an API key for openai in Agent settings (stored in the OS keychain)."
+        "Add an API key for OpenAI in Agent settings (stored in the OS keychain)."
     )
     assert not sheet.send_button.isEnabled()
     sheet.banner_button.click()
@@ -449,7 +450,7 @@ def test_a_run_sent_before_the_settings_check_still_says_what_to_configure(
     assert sheet.checking and sheet.send_button.isEnabled()  # the keychain is not read yet
     send(sheet, "Rename")
     assert finish(qloop, sheet) == "failed"
-    missing = "Add an API key for openai in Agent settings (stored in the OS keychain)."
+    missing = "Add an API key for OpenAI in Agent settings (stored in the OS keychain)."
     assert sheet.chat.bubbles[-1].text() == missing
     assert sheet.banner.isVisibleTo(sheet) and sheet.banner_label.text() == missing
     assert not sheet.send_button.isEnabled()
@@ -615,3 +616,136 @@ def test_a_replay_that_differs_from_the_recording_says_how(
     assert "tool drift: patch: schema changed (0000000000000000 -> " in fresh.last_status
     assert [r.summary for r in fresh.driver.draft_revisions] == [RENAME["summary"]]
     close_sheet(qloop, fresh)
+
+
+BAD_LABEL = {
+    "ops": [{"op": "replaceNode", "id": "go", "node": {"type": "button", "id": "go", "label": 5}}],
+    "summary": "Make the label a number",
+}
+
+
+def test_a_run_whose_patch_was_rejected_says_where_and_why(
+    make_sheet: Any, qloop: Any, doc: Any
+) -> None:
+    """The model gives up after a rejected patch: the chat names the place and the reason once,
+    the review card stays hidden (there is no draft) and the status says nothing changed."""
+    model = ScriptedModel([calls(("patch", BAD_LABEL)), reply("I could not do that.")])
+    sheet = make_sheet(doc, model)
+    send(sheet, "Explain the button")  # not an edit request: the run completes
+    assert finish(qloop, sheet) == "completed"
+    texts = [(b.role, b.text()) for b in sheet.chat.bubbles]
+    assert texts == [
+        ("user", "Explain the button"),
+        ("assistant", "I could not do that."),
+        (
+            "error",
+            "No changes were made: the patch was rejected at root.children[2].label: "
+            "Invalid string value",
+        ),
+    ]
+    assert sheet.last_status == "no changes made"
+    assert not sheet.review.isVisibleTo(sheet) and doc.spec == SPEC
+    close_sheet(qloop, sheet)
+
+
+def test_an_edit_request_ending_on_a_rejected_patch_gives_the_reason_once(
+    make_sheet: Any, qloop: Any, doc: Any
+) -> None:
+    model = ScriptedModel(
+        [calls(("patch", BAD_LABEL)), reply("Done."), calls(("patch", BAD_LABEL)), reply("Done.")]
+    )
+    sheet = make_sheet(doc, model)
+    send(sheet, "Change the button label to 5")
+    assert finish(qloop, sheet) == "no_changes"
+    errors = [b.text() for b in sheet.chat.bubbles if b.role == "error"]
+    assert errors == [
+        "No changes were made: the patch was rejected at root.children[2].label: "
+        "Invalid string value"
+    ]
+    everything = " ".join(b.text() for b in sheet.chat.bubbles) + sheet.status_label.text()
+    assert everything.count("Invalid string value") == 1  # one error, shown once
+    close_sheet(qloop, sheet)
+
+
+def test_a_rejection_fixed_by_a_later_patch_is_not_reported(
+    make_sheet: Any, qloop: Any, doc: Any
+) -> None:
+    model = ScriptedModel([calls(("patch", BAD_LABEL)), calls(("patch", RENAME)), reply("Done.")])
+    sheet = make_sheet(doc, model)
+    send(sheet, "Rename")
+    assert finish(qloop, sheet) == "completed"
+    assert [b.role for b in sheet.chat.bubbles] == ["user", "assistant"]
+    assert sheet.last_status == "done: review the changes below"
+    close_sheet(qloop, sheet)
+
+
+def test_no_empty_answer_bubble_while_tools_run(make_sheet: Any, qloop: Any, doc: Any) -> None:
+    holder: dict[str, Any] = {}
+    seen: list[list[tuple[str, str]]] = []
+
+    def tools_answered() -> bool:  # turn 2 starts only after both tools answered
+        seen.append([(b.role, b.text()) for b in holder["sheet"].chat.bubbles])
+        return True
+
+    model = GatedModel(
+        calls(("outline", {}), ("readNode", {"id": "title"})),
+        [tools_answered, TextDelta("It says Hello."), Usage(10, 4), Finish("stop")],
+    )
+    sheet = make_sheet(doc, model)
+    holder["sheet"] = sheet
+    send(sheet, "What does the title say?")
+    assert finish(qloop, sheet) == "completed"
+    # While the tools ran: only the instruction, no empty reply bubble.
+    assert seen == [[("user", "What does the title say?")]]
+    assert [(b.role, b.text()) for b in sheet.chat.bubbles][1:] == [("assistant", "It says Hello.")]
+    close_sheet(qloop, sheet)
+
+
+def test_counters_status_and_errors_reset_when_another_prototype_opens(
+    make_sheet: Any, qloop: Any, doc: Any
+) -> None:
+    model = ScriptedModel([ModelError("auth", "Incorrect API key provided", status=401)])
+    sheet = make_sheet(doc, model)
+    send(sheet, "Anything")
+    assert finish(qloop, sheet) == "failed"
+    assert sheet.banner.isVisibleTo(sheet) and sheet.status_label.text()
+    assert sheet.counters.turn == 1 and sheet.counters.started is not None
+    other = new_document()
+    sheet.workspace.open(other)
+    assert sheet.chat.bubbles == []
+    assert sheet.status_label.text() == "" and not sheet.banner.isVisibleTo(sheet)
+    assert sheet.counters.turn == 0 and sheet.counters.started is None
+    assert sheet.counters_bar.turns_label.text() == "Turns 0/5"
+    close_sheet(qloop, sheet)
+
+
+def test_the_review_card_lists_each_property_added_removed_and_changed(
+    make_sheet: Any, qloop: Any, doc: Any
+) -> None:
+    restyle = {
+        "ops": [
+            {
+                "op": "replaceNode",
+                "id": "go",
+                "node": {"type": "button", "id": "go", "label": "Send", "variant": "outlined"},
+            },
+            {"op": "replaceNode", "id": "subtitle", "node": {"type": "divider", "id": "subtitle"}},
+        ],
+        "summary": "Outline the button, a divider for the subtitle",
+    }
+    model = ScriptedModel([calls(("patch", restyle)), reply("Done.")])
+    sheet = make_sheet(doc, model)
+    send(sheet, "Outline the button and replace the subtitle with a divider")
+    finish(qloop, sheet)
+    lines = sheet.review.diff_label.text().split("\n")
+    assert lines == [  # in document order, one property a line
+        "subtitle (divider)",
+        '    type: "text" → "divider"',
+        "    − text",
+        "go (button)",
+        '    label: "Go" → "Send"',
+        '    + variant: "outlined"',
+    ]
+    # Wrapped inside the dock: the card never widens the sheet.
+    assert sheet.review.diff_label.wordWrap()
+    close_sheet(qloop, sheet)

@@ -121,3 +121,40 @@ def test_ctrl_z_in_the_list_undoes_a_delete_not_the_window_undo(qtbot: Any) -> N
     with qtbot.waitSignal(panel.deleteRequested) as blocker:
         QTest.keyClick(panel.list, Qt.Key.Key_Delete)
     assert blocker.args == ["aaa"]
+
+
+ROWS = [
+    ("a", "sign-in form", "template", "2026-11-29T10:00:00.000Z"),
+    ("b", "Checkout", "generated", "2026-11-30T10:00:00.000Z"),
+    ("c", "Sign-in form 2", "file", "2026-11-28T10:00:00.000Z"),
+]
+
+
+def test_search_and_sort(qtbot: Any) -> None:
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    panel.set_entries([entry(*row) for row in ROWS])
+    assert panel.shown_ids() == ["b", "a", "c"]  # newest first
+    panel.search.setText("SIGN-IN")
+    assert panel.shown_ids() == ["a", "c"]  # by name, whatever the case
+    panel.search.setText("generated")
+    assert panel.shown_ids() == ["b"]  # or by source
+    panel.search.clear()
+    header = panel.list.header()
+    header.sectionClicked.emit(0)  # a click on Name: A to Z, ignoring case
+    assert panel.shown_ids() == ["b", "a", "c"] and header.sortIndicatorSection() == 0
+    header.sectionClicked.emit(0)  # again: Z to A
+    assert panel.shown_ids() == ["c", "a", "b"]
+    panel.search.setText("form")
+    panel.set_entries([*(entry(*row) for row in ROWS), entry("d", "Form builder")])
+    assert panel.shown_ids() == ["c", "a", "d"]  # a refresh keeps the search and the sort
+
+
+def test_thumbnails_are_large_enough_to_recognise(panel: LibraryPanel) -> None:
+    image = QImage(160, 356, QImage.Format.Format_RGB32)
+    image.fill(QColor("teal"))
+    panel.set_thumbnail("aaa", png_bytes(image))
+    item = panel.list.topLevelItem(panel.entry_ids().index("aaa"))
+    size = item.icon(0).actualSize(panel.list.iconSize())
+    assert size.height() >= 80 and size.width() >= 35  # was 27x48: unrecognisable
+    assert panel.list.visualItemRect(item).height() >= 80

@@ -80,8 +80,8 @@ def test_new_from_description_builds_a_draft_and_apply_saves_a_generated_entry(
     ]
     assert {"nav", "pages", "tripsPage", "profilePage"} <= window.spec_tree.highlighted()
     card = sheet.review.text()  # the property diff of the draft
-    assert "pages (pager): added" in card and 'theme: added {"mode":"dark"}' in card
-    assert "state.alerts: added false" in card and sheet.apply_button.isEnabled()
+    assert "+ pages (pager): new node" in card and '+ theme: {"mode": "dark"}' in card
+    assert "+ state.alerts: false" in card and sheet.apply_button.isEnabled()
     assert {e.id for e in studio.library.list_entries()} == before
 
     sheet.apply_button.click()

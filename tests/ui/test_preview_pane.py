@@ -161,3 +161,45 @@ def test_the_log_shows_the_phones_appearance_event_and_refusals_as_studio_lines(
     qtbot.waitUntil(lambda: len(pane.log_lines()) == 2)
     assert pane.log_lines()[1].startswith("refused: action 0 (setState)")
     assert [e.kind for e in runtime.events] == ["appearance_changed"]
+
+
+def test_the_event_log_has_a_header_timestamps_a_filter_and_clear(
+    pane: PreviewPane, qtbot: Any
+) -> None:
+    import re
+
+    log = pane.event_log
+    assert log.title.text() == "Events" and log.view.headerItem().text(0) == "Time"
+    tap(pane, qtbot, "add")
+    tap(pane, qtbot, "add")
+    qtbot.waitUntil(lambda: len(log.lines()) >= 2)
+    shown = log.shown()
+    assert all(re.fullmatch(r"\d\d:\d\d:\d\d\.\d\d\d", when) for when, _ in shown)
+    assert [when for when, _ in shown] == sorted(when for when, _ in shown)  # oldest first
+    log.filter.setText("NO SUCH EVENT")
+    assert log.shown() == [] and len(log.lines()) == len(shown)  # hidden, not dropped
+    log.filter.setText(shown[0][1].split()[1].upper())  # a word of the first line, any case
+    assert shown[0] in log.shown()
+    log.clear_button.click()
+    assert log.lines() == [] and pane.log_lines() == []
+
+
+def test_landscape_and_a_custom_size(pane: PreviewPane, qtbot: Any) -> None:
+    pane.resize(1200, 1000)  # the whole tool bar in view (a narrow one folds behind »)
+    screen = pane.preview.screen_item()
+    assert (screen.width(), screen.height()) == (360, 800)
+    assert not pane.custom_width.isVisible()  # only with "Custom size…"
+    pane.rotate_button.click()
+    qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (800, 360))
+    assert pane.device_size() == (800, 360)
+    pane.device_combo.setCurrentIndex(pane.device_combo.findText("Custom size…"))
+    qtbot.waitUntil(lambda: pane.custom_width.isVisible() and pane.custom_height.isVisible())
+    pane.custom_width.setValue(700)
+    pane.custom_height.setValue(1000)
+    qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (1000, 700))  # still landscape
+    pane.rotate_button.click()
+    qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (700, 1000))
+    assert pane.custom_width.maximum() == 2000 and pane.custom_width.minimum() == 200
+    pane.device_combo.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: not pane.custom_width.isVisible())
+    qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (360, 800))

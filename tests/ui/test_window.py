@@ -96,7 +96,7 @@ def test_first_launch_lists_templates_and_opens_one(studio: Studio) -> None:
     assert document is not None
     assert window.windowTitle() == f"Proto Studio — {document.name}"
     assert window.spec_tree.view.model().rowCount() == 1  # the root, expanded below
-    assert window.findChild(QDockWidget, "agentDock").widget().objectName() == "agentSheet"
+    assert window.panel_of(window.findChild(QDockWidget, "agentDock")).objectName() == "agentSheet"
     assert studio.window.dockWidgetArea(window.agent_dock) == Qt.DockWidgetArea.RightDockWidgetArea
 
 
@@ -359,11 +359,13 @@ def test_duplicate_and_rename(studio: Studio, demo_file: Path) -> None:
 def test_new_from_template(studio: Studio) -> None:
     actions = studio.window.library_panel.new_menu.actions()
     settings = next(a for a in actions if a.text() == "Settings")
-    count = len(studio.library.list_entries())
+    names = [e.name for e in studio.library.list_entries()]
     settings.trigger()
     studio.settle()
-    assert len(studio.library.list_entries()) == count + 1
-    assert studio.window.windowTitle() == "Proto Studio — Settings"
+    assert len(studio.library.list_entries()) == len(names) + 1
+    # A name not in use: "Settings", or "Settings 2" when a "Settings" is already there.
+    expected = "Settings 2" if "Settings" in names else "Settings"
+    assert studio.window.windowTitle() == f"Proto Studio — {expected}"
     entry = studio.library.get(studio.controller.document.entry_id)  # type: ignore[union-attr,arg-type]
     assert entry.source == "template" and entry.get("template") == "settings"
 
@@ -423,7 +425,7 @@ def test_ctrl_n_offers_the_templates(studio: Studio, qtbot: Any) -> None:
     menu.hide()
 
 
-def test_ctrl_s_exports_the_open_prototype(studio: Studio, demo_file: Path, tmp_path: Path) -> None:
+def test_ctrl_e_exports_the_open_prototype(studio: Studio, demo_file: Path, tmp_path: Path) -> None:
     open_demo(studio, demo_file)
     target = tmp_path / "saved.protobundle"
 
@@ -434,7 +436,7 @@ def test_ctrl_s_exports_the_open_prototype(studio: Studio, demo_file: Path, tmp_
         dialog.accept()
 
     QTimer.singleShot(0, choose)
-    QTest.keyClick(studio.window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(studio.window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     studio.wait_for(lambda: target.is_file())
     assert zipfile.is_zipfile(target)
     assert studio.status == "Exported saved.protobundle"
@@ -460,7 +462,7 @@ def test_agent_sheet_sits_in_the_agent_dock_and_follows_the_open_prototype(
     from studio.ui.agent_sheet import AgentSheet
 
     dock = studio.window.findChild(QDockWidget, "agentDock")
-    assert isinstance(dock.widget(), AgentSheet)
+    assert isinstance(studio.window.panel_of(dock), AgentSheet)
     assert studio.controller.document is not None
     assert studio.sheet.driver is None  # no run yet
     studio.controller.select("root")

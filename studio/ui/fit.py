@@ -1,0 +1,102 @@
+"""What keeps the window on a laptop screen: a dock's panel never sets the dock's (and so the
+window's) minimum width; when the dock is narrower than the panel's minimum, the panel scrolls
+sideways inside it instead of widening it. Heights are kept (a dock is never shorter than its
+panel's minimum) except for forms, which scroll up and down as well."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+
+#: The narrowest a dock may be made, whatever its panel asks for.
+MIN_DOCK_WIDTH = 120
+#: The shortest a dock whose panel may scroll up and down (a form) may be made.
+MIN_FORM_HEIGHT = 120
+
+
+class DockBody(QScrollArea):
+    """The one child of a dock: `panel()`, given the whole dock while the dock is at least as
+    large as the panel's minimum, and scrolled (never squeezed) where it is not.
+
+    QScrollArea's own `widgetResizable` sizes a panel with height-for-width content (wrapped
+    labels) to its *preferred* height and then shows a scroll bar in a dock that is tall
+    enough; this body sizes the panel to the viewport, bounded below by the panel's minimum."""
+
+    def __init__(
+        self, panel: QWidget, parent: QWidget | None = None, *, keep_height: bool = True
+    ) -> None:
+        super().__init__(parent)
+        # A form (the inspector) may scroll up and down too; a sheet with its input at the
+        # bottom (the agent) or a list panel keeps its whole minimum height.
+        self._keep_height = keep_height
+        self.setObjectName(f"{panel.objectName() or 'panel'}Body")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(False)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes into the panel, not here
+        self.setWidget(panel)
+
+    def setWidget(self, widget: QWidget) -> None:  # noqa: N802 (Qt's name)
+        """Show `widget` (the previous panel is deleted, as QScrollArea does)."""
+        super().setWidget(widget)
+        widget.installEventFilter(self)
+        self.updateGeometry()
+        self._fit()
+
+    def panel(self) -> QWidget:
+        widget = self.widget()
+        assert widget is not None  # set in __init__ and only ever replaced
+        return widget
+
+    def _need(self) -> QSize:
+        panel = self.panel()
+        return panel.minimumSizeHint().expandedTo(panel.minimumSize())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """What the panel would like (a dock starts at its panel's size)."""
+        widget = self.widget()
+        return widget.sizeHint() if widget is not None else super().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """The panel's minimum height, but never its width (that scrolls)."""
+        widget = self.widget()
+        if widget is None:
+            return super().minimumSizeHint()
+        need = self._need()
+        bar = self.horizontalScrollBar().sizeHint().height()
+        width = min(need.width(), MIN_DOCK_WIDTH)
+        height = need.height() if self._keep_height else min(need.height(), MIN_FORM_HEIGHT)
+        return QSize(width, height + (bar if need.width() > width else 0))
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)  # type: ignore[arg-type]  # a QResizeEvent
+        self._fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # the dock re-reads the panel's minimum height
+            self._fit()
+        return super().eventFilter(watched, event)
+
+    def _fit(self) -> None:
+        """Give the panel the viewport, or its minimum where the viewport is smaller."""
+        widget = self.widget()
+        if widget is None:
+            return
+        need = self._need()
+        room = self.maximumViewportSize()  # the viewport without scroll bars
+        bar_w = self.verticalScrollBar().sizeHint().width()
+        bar_h = self.horizontalScrollBar().sizeHint().height()
+        wide = need.width() > room.width()
+        height = room.height() - (bar_h if wide else 0)
+        tall = need.height() > height
+        width = room.width() - (bar_w if tall else 0)
+        if not wide and need.width() > width:  # the vertical bar made it too narrow
+            wide, height = True, room.height() - bar_h
+        size = QSize(max(width, need.width()), max(height, need.height()))
+        if widget.size() != size:
+            widget.resize(size)
+
+    def scrolls(self) -> bool:
+        """Whether the dock is smaller than the panel's minimum now (it scrolls)."""
+        bars = (self.horizontalScrollBar(), self.verticalScrollBar())
+        return any(bar.maximum() > 0 for bar in bars)

@@ -1,0 +1,179 @@
+"""The studio fits a laptop: at 1280x720 every panel gets the room its own size hints ask for,
+a deeply nested selection widens nothing, and no dialog is wider than the screen even with the
+longest texts the app shows (the walkthrough's 1528 px window and 2,396 px settings dialog)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import keyring
+import keyring.backend
+import keyring.errors
+import pytest
+from PySide6.QtCore import QSize
+from PySide6.QtWidgets import QDockWidget, QWidget
+
+from studio.agent.config import AgentConfig
+from studio.agent.keys import KeyStore
+from studio.ui.agent_settings import AgentSettingsDialog
+from studio.ui.fit import DockBody
+from studio.ui.labels import ZWSP, ElidedLabel, WrapLabel, breakable
+from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
+from tests.helpers.waiting import run_until
+
+pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS)
+
+LAPTOP = QSize(1280, 720)
+DEPTH = 14
+
+
+def deep_spec() -> dict[str, Any]:
+    """A prototype whose deepest node is DEPTH columns down, with a long text."""
+    node: dict[str, Any] = {"type": "text", "text": "Deep " * 30}
+    for _ in range(DEPTH):
+        node = {"type": "column", "children": [node]}
+    return {"id": "deep", "window": {"placement": {"type": "fullscreen"}}, "root": node}
+
+
+def deepest_address() -> str:
+    return "root" + ".children[0]" * DEPTH
+
+
+def docks(window: Any) -> list[QDockWidget]:
+    return [d for d in window.findChildren(QDockWidget) if d.isVisible()]
+
+
+def fit_window(studio: Any, size: QSize) -> None:
+    window = studio.window
+    window.showNormal()
+    window.resize(size)
+    run_until(studio.loop, lambda: window.size() == size)
+    layout = window.layout()
+    assert layout is not None
+    layout.activate()
+
+
+def test_the_window_fits_1280_by_720_with_every_panel_usable(
+    make_studio: Any, tmp_path: Path
+) -> None:
+    spec = tmp_path / "deep.json"
+    spec.write_text(json.dumps(deep_spec()), encoding="utf-8")
+    studio = make_studio(spec)
+    window = studio.window
+    assert studio.sheet is not None and studio.controller.document is not None
+    minimum = window.minimumSizeHint()
+    assert minimum.width() <= LAPTOP.width() and minimum.height() <= LAPTOP.height(), minimum
+
+    fit_window(studio, LAPTOP)
+    shown = docks(window)
+    names = {d.objectName() for d in shown}
+    assert {"libraryDock", "specTreeDock", "agentDock", "inspectorDock"} <= names
+    for dock in shown:
+        if dock.visibleRegion().isEmpty():
+            continue  # a tab behind another (Revisions behind the Inspector)
+        body = dock.widget()
+        assert isinstance(body, DockBody)
+        panel = body.panel()
+        need = panel.minimumSizeHint()
+        # Usable: each panel gets at least the size its own hints ask for: nothing is cut off
+        # or squeezed, and the agent sheet, library and tree need no scrolling at all.
+        assert panel.width() >= need.width() and panel.height() >= need.height()
+        assert body.horizontalScrollBar().maximum() == 0, dock.objectName()
+        if dock.objectName() != "inspectorDock":
+            assert not body.scrolls(), (dock.objectName(), need, body.viewport().size())
+        else:  # a form may scroll up and down, but here it fits too
+            assert body.viewport().height() >= need.height()
+    preview = window.preview_pane
+    assert preview.width() >= 360 and preview.centre.height() >= 300  # room for a phone
+    for panel in (window.library_panel.list, window.spec_tree, preview.toolbar):
+        assert panel.isVisible() and panel.width() > 0 and panel.height() > 0
+
+
+def test_a_deeply_nested_selection_widens_no_dock(make_studio: Any, tmp_path: Path) -> None:
+    spec = tmp_path / "deep.json"
+    spec.write_text(json.dumps(deep_spec()), encoding="utf-8")
+    studio = make_studio(spec)
+    window = studio.window
+    fit_window(studio, LAPTOP)
+    before = {d.objectName(): d.width() for d in docks(window)}
+    minimum = window.minimumSizeHint()
+
+    studio.controller.select(deepest_address())
+    studio.settle()
+    assert studio.sheet.selected == deepest_address()
+    assert deepest_address() in studio.sheet.selection_label.text()
+    window.layout().activate()
+    assert {d.objectName(): d.width() for d in docks(window)} == before
+    assert window.minimumSizeHint().width() <= minimum.width()
+    assert window.size() == LAPTOP
+    # The address is shown whole, wrapped inside the agent dock rather than cut or widening it.
+    label = studio.sheet.selection_label
+    assert label.sizeHint().width() <= window.agent_dock.width()
+
+
+class _LongFailureKeyring(keyring.backend.KeyringBackend):
+    """A keychain whose errors are a D-Bus reply with no spaces (the walkthrough's)."""
+
+    priority = 1  # type: ignore[assignment]  # keyring declares it a classproperty
+    detail = "org.freedesktop.DBus.Error.ServiceUnknown:" + "NoSuchNameOnTheBus" * 30
+
+    def get_password(self, service: str, username: str) -> str | None:
+        raise keyring.errors.KeyringError(self.detail)
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        raise keyring.errors.KeyringError(self.detail)
+
+    def delete_password(self, service: str, username: str) -> None:
+        raise keyring.errors.KeyringError(self.detail)
+
+
+@pytest.fixture
+def http(qloop: Any) -> Iterator[httpx.AsyncClient]:
+    client = httpx.AsyncClient()
+    yield client
+    qloop.run_until_complete(client.aclose())
+
+
+def test_the_agent_settings_dialog_stays_laptop_wide_with_the_longest_texts(
+    qtbot: Any, qloop: Any, http: httpx.AsyncClient, qapp: Any
+) -> None:
+    keyring.set_keyring(_LongFailureKeyring())
+    long_url = "http://127.0.0.1:9/" + "v1/" + "really-long-path-segment" * 12
+    long_model = "org/model-" + "x" * 200
+    dialog = AgentSettingsDialog(
+        AgentConfig(profile="generic", base_url=long_url, model=long_model),
+        http=http,
+        keys=KeyStore(),
+        probe=False,
+    )
+    qtbot.addWidget(dialog)
+    run_until(qloop, lambda: dialog.key_stored is not None)
+    assert dialog.key_status.text().startswith("No usable OS keychain (KeyringError: ")
+    dialog.test_button.click()  # a closed port: the error names the long URL
+    run_until(qloop, lambda: dialog.test_result.text().startswith("✗ "))
+    assert dialog.test_button.isEnabled()
+    dialog.show()
+    for hint in (dialog.sizeHint(), dialog.minimumSizeHint()):
+        assert hint.width() <= LAPTOP.width() and hint.height() <= LAPTOP.height(), hint
+    assert dialog.width() <= LAPTOP.width()
+    save = dialog.save_button
+    assert save.isVisible() and dialog.rect().contains(save.geometry().translated(0, 0))
+
+
+def test_long_words_break_and_one_line_labels_elide(qtbot: Any) -> None:
+    path = "root.children[1].child.children[13].children[2]"
+    assert breakable(path).replace(ZWSP, "") == path
+    assert breakable("a" * 60).count(ZWSP) == 2  # runs without separators break too
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    wrapped = WrapLabel(path * 6, holder)
+    assert wrapped.text() == path * 6  # the text as set; breaks are display only
+    assert wrapped.minimumSizeHint().width() < 300
+    elided = ElidedLabel(path * 6, holder)
+    elided.resize(120, 20)
+    assert elided.shown_text().endswith(path[-3:]) and "…" in elided.shown_text()
+    assert elided.toolTip() == path * 6 and elided.minimumSizeHint().width() < 120
