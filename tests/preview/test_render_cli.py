@@ -10,7 +10,6 @@ import pytest
 from PySide6.QtGui import QImage
 
 from studio.cli import main
-from tests.conftest import _conformance_root
 from tests.preview.helpers import pixels
 
 SPEC = {
@@ -42,12 +41,12 @@ def test_software_render_writes_the_png(quick: Any, tmp_path: Path) -> None:
     assert dark_px < light_px - 300  # dark background
 
 
-def test_components_are_expanded_before_rendering(quick: Any, tmp_path: Path) -> None:
-    gallery = _conformance_root() / "fixtures" / "prototype-spec" / "components" / "gallery.json"
+def test_components_are_expanded_before_rendering(
+    quick: Any, tmp_path: Path, conformance_dir: Path
+) -> None:
+    gallery = conformance_dir / "fixtures" / "prototype-spec" / "components" / "gallery.json"
     if not gallery.is_file():
-        gallery = (
-            _conformance_root() / "fixtures" / "overlay-spec" / "valid" / "component-gallery.json"
-        )
+        gallery = conformance_dir / "fixtures" / "overlay-spec" / "valid" / "component-gallery.json"
     out = tmp_path / "g.png"
     assert main(["render", str(gallery), "--out", str(out), "--backend", "software"]) == 0
     assert QImage(str(out)).width() == 412
