@@ -711,33 +711,25 @@ class AgentLoop:
                     async for event in stream:
                         if first is None:
                             first = self._clock()
-                        if isinstance(event, TextDelta):
+                        if isinstance(event, TextDelta | ReasoningDelta):
                             produced = True
                             piece = _clean(event.text)
-                            parts.append(piece)
-                            size += len(piece)
+                            size += len(piece)  # the answer and the reasoning share one cap
                             if size > MAX_TURN_TEXT:
                                 raise ModelError(
                                     "fatal",
                                     f"the model's reply passed {MAX_TURN_TEXT} characters",
                                 )
-                            safe = redactor.feed(piece)
-                            if safe:
-                                self.emit(TextStreamed(self.trace_id, safe))
-                        elif isinstance(event, ReasoningDelta):
-                            # Not the answer: neither in `parts` nor in the transcript.
-                            produced = True
-                            piece = _clean(event.text)
-                            thinking.append(piece)
-                            size += len(piece)
-                            if size > MAX_TURN_TEXT:
-                                raise ModelError(
-                                    "fatal",
-                                    f"the model's reply passed {MAX_TURN_TEXT} characters",
-                                )
-                            safe = reasoner.feed(piece)
-                            if safe:
-                                self.emit(ReasoningStreamed(self.trace_id, safe))
+                            if isinstance(event, TextDelta):
+                                parts.append(piece)
+                                safe = redactor.feed(piece)
+                                if safe:
+                                    self.emit(TextStreamed(self.trace_id, safe))
+                            else:  # not the answer: neither in `parts` nor in the transcript
+                                thinking.append(piece)
+                                safe = reasoner.feed(piece)
+                                if safe:
+                                    self.emit(ReasoningStreamed(self.trace_id, safe))
                         elif isinstance(event, ToolCall):
                             produced = True
                             calls.append(

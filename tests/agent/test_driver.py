@@ -21,25 +21,7 @@ from studio.agent.testing import ScriptedModel, calls, reply
 from studio.concurrency import TaskOwner
 from studio.document import Document
 from studio.workspace import ReviewConflict, Workspace
-
-SPEC: dict[str, Any] = {
-    "id": "demo",
-    "window": {"placement": {"type": "fullscreen"}},
-    "state": {},
-    "root": {
-        "type": "column",
-        "children": [
-            {"type": "text", "id": "title", "text": "Hello"},
-            {"type": "button", "id": "go", "label": "Go"},
-        ],
-    },
-}
-RENAME_GO = {
-    "ops": [
-        {"op": "replaceNode", "id": "go", "node": {"type": "button", "id": "go", "label": "Send"}}
-    ],
-    "summary": "Rename the button to Send",
-}
+from tests.helpers.demo import RENAME_GO, SPEC
 
 
 class Studio:

@@ -23,8 +23,9 @@ from mcp.client.streamable_http import streamable_http_client
 from studio.library.store import Library
 from studio.mcpserver.drafts import load_outside_draft
 from studio.mcpserver.server import SERVED
+from tests.helpers.demo import RENAME_GO, SPEC
 from tests.mcpserver.client import REPO, env, stdio_params
-from tests.service.helpers import RENAME_GO, SPEC, make_library
+from tests.service.helpers import make_library
 
 pytestmark = pytest.mark.slow
 

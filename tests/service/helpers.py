@@ -18,26 +18,9 @@ from studio.agent.mcp_host import McpHost
 from studio.agent.providers import FixedModel
 from studio.library.store import Library
 from studio.service.server import HarnessServer
+from tests.helpers.demo import SPEC
 
 TOKEN = "test-token-0123456789"
-SPEC: dict[str, Any] = {
-    "id": "demo",
-    "window": {"placement": {"type": "fullscreen"}},
-    "state": {},
-    "root": {
-        "type": "column",
-        "children": [
-            {"type": "text", "id": "title", "text": "Hello"},
-            {"type": "button", "id": "go", "label": "Go"},
-        ],
-    },
-}
-RENAME_GO = {
-    "ops": [
-        {"op": "replaceNode", "id": "go", "node": {"type": "button", "id": "go", "label": "Send"}}
-    ],
-    "summary": "Rename the button to Send",
-}
 
 
 class GatedModel:

@@ -17,7 +17,8 @@ from studio.library.store import Library
 from studio.service.server import bind_warning
 from tests.agent.server import ModelServer
 from tests.agent.test_cli import to_chat_reply
-from tests.service.helpers import RENAME_GO, make_library
+from tests.helpers.demo import RENAME_GO
+from tests.service.helpers import make_library
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,8 @@ from websockets.exceptions import ConnectionClosed
 from studio.agent.testing import ScriptedModel, calls, reply
 from studio.library.store import Library
 from studio.service.protocol import TERMINAL
-from tests.service.helpers import RENAME_GO, TOKEN, Client, GatedModel, make_library, running_server
+from tests.helpers.demo import RENAME_GO
+from tests.service.helpers import TOKEN, Client, GatedModel, make_library, running_server
 
 
 def run(coro: Any) -> Any:

@@ -20,7 +20,8 @@ import pytest
 
 from studio.agent.testing import ScriptedModel, calls, reply
 from studio.library.store import Library
-from tests.service.helpers import RENAME_GO, TOKEN, make_library, running_server
+from tests.helpers.demo import RENAME_GO
+from tests.service.helpers import TOKEN, make_library, running_server
 
 CHROMIUM = shutil.which("chromium")
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"

@@ -16,8 +16,9 @@ import pytest
 from studio.agent.testing import ScriptedModel, calls, reply
 from studio.library.store import Library
 from studio.mcpserver.drafts import draft_file, load_outside_draft
+from tests.helpers.demo import RENAME_GO, SPEC
 from tests.mcpserver.client import call_tools
-from tests.service.helpers import RENAME_GO, SPEC, Client, make_library, running_server
+from tests.service.helpers import Client, make_library, running_server
 
 pytestmark = pytest.mark.slow
 
