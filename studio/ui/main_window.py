@@ -239,6 +239,9 @@ class MainWindow(QMainWindow):
         self._permissions_source: Callable[[], ConsentBroker] | None = None
         self.permissions_dialog: PermissionsDialog | None = None
         view_menu = self.menuBar().addMenu("&View")
+        for name in ("zoom_in", "zoom_out", "zoom_fit", "zoom_actual"):
+            view_menu.addAction(a[name])
+        view_menu.addSeparator()
         for dock in (
             self.library_dock,
             self.palette_dock,
@@ -299,7 +302,8 @@ class MainWindow(QMainWindow):
     def _connect_signals(self) -> None:
         c, a = self.controller, self.actions_by_name
         # Rings where the style draws none: the Qt Quick preview and the event log.
-        FocusRing(self.preview_pane.preview.quick_widget)
+        preview = self.preview_pane.preview
+        FocusRing(preview.quick_widget, inside=preview.scroll_area.viewport())
         FocusRing(self.preview_pane.event_log.view)
         c.attach_preview(self.preview_pane.preview)
 
@@ -379,6 +383,11 @@ class MainWindow(QMainWindow):
         a["undo"].triggered.connect(c.undo)
         a["redo"].triggered.connect(c.redo)
         a["undo_delete"].triggered.connect(c.undo_delete)
+        pane = self.preview_pane
+        a["zoom_in"].triggered.connect(pane.zoom_in)
+        a["zoom_out"].triggered.connect(pane.zoom_out)
+        a["zoom_fit"].triggered.connect(pane.zoom_fit)
+        a["zoom_actual"].triggered.connect(pane.zoom_actual)
         e = c.edits
         a["cut_node"].triggered.connect(e.cut)
         a["copy_node"].triggered.connect(e.copy)
