@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -27,7 +27,7 @@ from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
 from studio.ui.document_panel import DocumentPanel
 from studio.ui.first_run import FirstRunHint
-from studio.ui.fit import DockBody
+from studio.ui.fit import FIRST_SIZE, DockBody, first_geometry, onto_screen
 from studio.ui.inspector import InspectorPanel
 from studio.ui.keyboard import (
     FocusRing,
@@ -126,7 +126,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ building
 
     def _add_widgets(self) -> None:
-        self.resize(1440, 900)
+        self.resize(FIRST_SIZE)  # `show_on_screen` fits it to the screen
         self.preview_pane = PreviewPane(self, deferred=True)
         self.setCentralWidget(self.preview_pane)
         self.first_run_hint = FirstRunHint(self.settings, self.preview_pane)
@@ -509,10 +509,24 @@ class MainWindow(QMainWindow):
 
     def _restore_layout(self) -> None:
         geometry, state = self.settings.window_state()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
+        self._restored = geometry is not None and self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+
+    def show_on_screen(self) -> None:
+        """Show the window (the studio's first show) at a size that fits the screen it is on:
+        the remembered geometry, moved and shrunk onto the screen where it no longer fits it;
+        with nothing remembered, 1440x900 or less, centred."""
+        if not self.isMaximized() and not self.isFullScreen():
+            rect = self.geometry()
+            screen = QGuiApplication.screenAt(rect.center()) if self._restored else None
+            screen = screen or self.screen() or QGuiApplication.primaryScreen()
+            available = screen.availableGeometry()
+            if self._restored:
+                self.setGeometry(onto_screen(rect, available))
+            else:
+                self.setGeometry(first_geometry(available))
+        self.show()
 
     def save_layout(self) -> None:
         self.settings.set_window_state(self.saveGeometry(), self.saveState())

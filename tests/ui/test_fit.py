@@ -14,14 +14,17 @@ import keyring
 import keyring.backend
 import keyring.errors
 import pytest
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from studio.agent.config import AgentConfig
 from studio.agent.keys import KeyStore
 from studio.ui.agent_settings import AgentSettingsDialog
-from studio.ui.fit import DockBody
+from studio.ui.fit import FIRST_SIZE, SCREEN_MARGIN, DockBody
 from studio.ui.labels import ZWSP, ElidedLabel, WrapLabel, breakable
+from studio.ui.main_window import MainWindow
+from studio.ui.settings import UiSettings
 from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
 from tests.helpers.waiting import run_until
 
@@ -177,3 +180,71 @@ def test_long_words_break_and_one_line_labels_elide(qtbot: Any) -> None:
     elided.resize(120, 20)
     assert elided.shown_text().endswith(path[-3:]) and "…" in elided.shown_text()
     assert elided.toolTip() == path * 6 and elided.minimumSizeHint().width() < 120
+
+
+def available_area() -> QRect:
+    screen = QGuiApplication.primaryScreen()
+    assert screen is not None
+    return screen.availableGeometry()
+
+
+def shown_window(qtbot: Any, settings: UiSettings) -> MainWindow:
+    """A window built and shown as the studio first shows it (`app.run_studio`)."""
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show_on_screen()
+    qtbot.waitExposed(window)
+    return window
+
+
+def test_the_first_run_opens_at_a_size_that_fits_the_screen_centred(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    available = available_area()
+    # The offscreen screen is smaller than 1440x900, as a laptop's is: the clamp shows.
+    assert available.width() < FIRST_SIZE.width() or available.height() < FIRST_SIZE.height()
+    window = shown_window(qtbot, UiSettings(tmp_path / "ui.ini"))
+    assert available.contains(window.frameGeometry()), (window.frameGeometry(), available)
+    expected = FIRST_SIZE.boundedTo(available.size() - QSize(2, 2) * SCREEN_MARGIN)
+    assert window.size() == expected
+    centre = window.geometry().center() - available.center()
+    assert abs(centre.x()) <= 4 and abs(centre.y()) <= 4  # the frame's few pixels aside
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["on a larger monitor to the right, now unplugged", "half off the bottom right corner"],
+)
+def test_a_remembered_geometry_that_no_longer_fits_is_brought_onto_the_screen(
+    qtbot: Any, tmp_path: Path, where: str
+) -> None:
+    available = available_area()
+    if where.startswith("on a larger"):
+        saved = QRect(available.right() + 400, 100, 1600, 1000)
+    else:
+        saved = QRect(available.center(), available.size() * 0.75)
+    settings = UiSettings(tmp_path / "ui.ini")
+    before = MainWindow(settings)
+    qtbot.addWidget(before)
+    before.setGeometry(saved)
+    before.save_layout()
+    assert not available.contains(saved)
+
+    window = shown_window(qtbot, settings)
+    assert available.contains(window.frameGeometry()), (window.frameGeometry(), available)
+    assert window.width() <= saved.width() and window.height() <= saved.height()
+    if not where.startswith("on a larger"):
+        assert window.size() == saved.size()  # it fitted: moved, not shrunk
+
+
+def test_a_remembered_geometry_that_fits_is_kept(qtbot: Any, tmp_path: Path) -> None:
+    available = available_area()
+    saved = QRect(available.topLeft() + QPoint(60, 50), QSize(500, 400))
+    settings = UiSettings(tmp_path / "ui.ini")
+    before = MainWindow(settings)
+    qtbot.addWidget(before)
+    before.setGeometry(saved)
+    before.save_layout()
+    window = shown_window(qtbot, settings)
+    assert window.size() == saved.size()
+    assert (window.geometry().topLeft() - saved.topLeft()).manhattanLength() <= 8  # the frame
