@@ -28,6 +28,7 @@ from studio.ui.dnd import FileDropFilter
 from studio.ui.document_panel import DocumentPanel
 from studio.ui.first_run import FirstRunHint
 from studio.ui.fit import FIRST_SIZE, DockBody, first_geometry, onto_screen
+from studio.ui.habits import remember_library_sort, remember_preview
 from studio.ui.inspector import InspectorPanel
 from studio.ui.keyboard import (
     FocusRing,
@@ -133,6 +134,8 @@ class MainWindow(QMainWindow):
         self.preview_pane.add_banner(self.first_run_hint)
 
         self.library_panel = LibraryPanel(self)
+        remember_preview(self.preview_pane, self.settings)
+        remember_library_sort(self.library_panel, self.settings)
         self.node_palette = PalettePanel(self)
         self.spec_tree = SpecTreePanel(self)
         self.inspector = InspectorPanel(self)
