@@ -45,7 +45,7 @@ from studio.ui.revisions_panel import RevisionsPanel
 from studio.ui.settings import UiSettings
 from studio.ui.spec_tree import SpecTreePanel, fill_menu
 from studio.ui.state_panel import StatePanel
-from studio.ui.texts import APP_TITLE
+from studio.ui.texts import AGENT_LOADING, APP_TITLE
 
 if TYPE_CHECKING:
     from studio.platform.consent import ConsentBroker
@@ -55,7 +55,9 @@ if TYPE_CHECKING:
     from studio.ui.permissions import PermissionsDialog
 
 PNG_SCALE_KEY = "export/png_scale"
-AGENT_PLACEHOLDER = "The agent sheet goes here (describe a change, review the draft, apply)."
+#: The agent dock's panel's minimum size until the sheet arrives: the sheet's own
+#: (tests/ui/test_fit.py checks they agree), so the docks do not move when it does.
+AGENT_SHEET_MINIMUM = QSize(260, 375)
 
 
 class MainWindow(QMainWindow):
@@ -142,8 +144,9 @@ class MainWindow(QMainWindow):
         self.revisions = RevisionsPanel(self)
         self.state_panel = StatePanel(self)
         self.document_panel = DocumentPanel(self)
-        self.agent_placeholder = QLabel(AGENT_PLACEHOLDER, self)
+        self.agent_placeholder = QLabel(AGENT_LOADING, self)
         self.agent_placeholder.setObjectName("agentPlaceholder")
+        self.agent_placeholder.setMinimumSize(AGENT_SHEET_MINIMUM)
         self.agent_placeholder.setWordWrap(True)
         self.agent_placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.ui.event_log import EventLog
+from studio.ui.texts import BUILTIN_LABEL
 
 if TYPE_CHECKING:
     from studio.preview.widget import PreviewWidget
@@ -122,6 +123,15 @@ class PreviewPane(QWidget):
         bar.setObjectName("previewToolbar")
         bar.setMovable(False)
         bar.setFloatable(False)
+        # The device picker's place, kept from the start so the controls do not jump right when
+        # it arrives (`add_leading`, with device mode, after the first frame).
+        self._leading_slot = QComboBox(self)
+        self._leading_slot.setObjectName("deviceTargetSlot")
+        self._leading_slot.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self._leading_slot.addItem(BUILTIN_LABEL)
+        self._leading_slot.setEnabled(False)
+        self._leading_slot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._leading_action: QAction | None = bar.addWidget(self._leading_slot)
         self._custom_actions: list[QAction] = []
         for control in (
             self.device_combo,
@@ -189,12 +199,17 @@ class PreviewPane(QWidget):
         self._layout.insertWidget(1, widget)
 
     def add_leading(self, widget: QWidget) -> None:
-        """Put `widget` first in the preview's tool bar (device mode's phone picker)."""
+        """Put `widget` first in the preview's tool bar (device mode's phone picker), in the
+        place kept for it."""
         actions = self.toolbar.actions()
         if actions:
             self.toolbar.insertWidget(actions[0], widget)
         else:
             self.toolbar.addWidget(widget)
+        if self._leading_action is not None:
+            self.toolbar.removeAction(self._leading_action)
+            self._leading_slot.deleteLater()
+            self._leading_action = None
 
     def present(self, shown: Shown) -> None:
         """Show what the workspace shows: a prototype just opened from its initial state, an
