@@ -71,6 +71,13 @@ def click(preview: PreviewWidget, point: QPoint) -> None:
     )
 
 
+def centre_shown(preview: PreviewWidget) -> QPointF:
+    """The device point (dp) at the centre of what the pane shows."""
+    viewport = preview.scroll_area.viewport()
+    centre = preview.quick_widget.mapFrom(viewport, viewport.rect().center())
+    return preview.screen_item().mapFromScene(QPointF(centre))
+
+
 def scrolls(preview: PreviewWidget) -> bool:
     bars = (preview.scroll_area.horizontalScrollBar(), preview.scroll_area.verticalScrollBar())
     return any(bar.maximum() > 0 for bar in bars)
@@ -93,6 +100,9 @@ def test_fit_is_the_default_and_fixed_zooms_draw_dp_at_their_scale(
         qtbot.waitUntil(lambda z=zoom: drawn(preview) == (DEVICE[0] * z, DEVICE[1] * z))
         qtbot.waitUntil(lambda: scrolls(preview))  # larger than the pane: it scrolls
         assert layout(preview) == at_fit  # the same geometry in dp
+    # Zoomed from Fit, the middle of the device is in the middle of the pane (a design tool's).
+    qtbot.waitUntil(lambda: abs(centre_shown(preview).x() - DEVICE[0] / 2) < 20)
+    assert abs(centre_shown(preview).y() - DEVICE[1] / 2) < 20
     pane.zoom_fit()
     qtbot.waitUntil(lambda: not scrolls(preview))
     assert drawn(preview) == pytest.approx((DEVICE[0] * fitted, DEVICE[1] * fitted), abs=0.2)
