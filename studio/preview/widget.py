@@ -1,15 +1,17 @@
-"""`PreviewWidget`: the live preview (a phone frame around the QML screen) for the studio window."""
+"""`PreviewWidget`: the live preview (a phone frame around the QML screen) for the studio window,
+fitted to its pane or at a fixed zoom that scrolls."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from PySide6.QtCore import QRectF, QSize, Signal
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QImage, QWheelEvent
 from PySide6.QtQuick import QQuickItem
 from PySide6.QtQuickWidgets import QQuickWidget
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from studio.preview.controller import AssetResolver, PreviewController
 from studio.preview.inspect import visible_nodes
@@ -18,6 +20,9 @@ from studio.runtime import Runtime
 
 #: Device presets (dp).
 DEVICE_SIZES = {"compact": (360, 800), "medium": (412, 915)}
+#: Room around the device at a fixed zoom (logical px): the bezel (12 a side, Preview.qml's
+#: `bezel`) and the 24 px margin its fit leaves on each side.
+FRAME_ROOM = 12 * 2 + 24 * 2
 
 
 class PreviewWidget(QWidget):
@@ -27,6 +32,10 @@ class PreviewWidget(QWidget):
     platformRequested = Signal(object)
     runtimeEvent = Signal(object)
     runtimeRefused = Signal(object)
+    #: Ctrl+wheel over the preview: +1 zoom in, -1 zoom out (the pane owns the zoom levels).
+    zoomStepRequested = Signal(int)
+    #: The scale the device is drawn at changed (at Fit: the pane or the device was resized).
+    shownZoomChanged = Signal(float)
 
     def __init__(
         self,
@@ -55,9 +64,32 @@ class PreviewWidget(QWidget):
         errors = self._quick.errors()
         if errors:
             raise RuntimeError(f"preview QML failed to load: {errors[0].toString()}")
+        # The scene sits in a scroll area: at Fit it is the viewport's size (no scroll bars); at a
+        # fixed zoom it is at least the zoomed device's size and scrolls. The whole device is
+        # always rendered, so grabs (thumbnails) and hit-testing see it whatever is scrolled.
+        self._scroll = QScrollArea(self)
+        self._scroll.setObjectName("previewScroll")
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the scene
+        self._scroll.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._scroll.setWidget(self._quick)
+        self._zoom: float | None = None
+        self._device = DEVICE_SIZES["medium"]
+        self._anchor: list[float] | None = None
+        root = self._quick.rootObject()
+        root.unusedWheel.connect(self._scroll_by)  # type: ignore[attr-defined]  # Preview.qml's
+        root.fitChanged.connect(  # type: ignore[attr-defined]  # Preview.qml's `fit`
+            lambda: self.shownZoomChanged.emit(self.shown_zoom())
+        )
+        self._quick.installEventFilter(self)  # Ctrl+wheel zooms
+        for bar in (self._scroll.horizontalScrollBar(), self._scroll.verticalScrollBar()):
+            bar.setSingleStep(20)
+            bar.rangeChanged.connect(lambda _lo, _hi: self._keep_anchor())
+            bar.actionTriggered.connect(self._drop_anchor)  # the designer scrolls: theirs
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self._quick)
+        layout.addWidget(self._scroll)
         self.set_device_size(*DEVICE_SIZES["medium"])
 
     # -- the API the studio window uses ---------------------------------------------------
@@ -72,6 +104,11 @@ class PreviewWidget(QWidget):
     @property
     def quick_widget(self) -> QQuickWidget:
         return self._quick
+
+    @property
+    def scroll_area(self) -> QScrollArea:
+        """What shows the scene: scrolls when a fixed zoom makes the device larger than it."""
+        return self._scroll
 
     def set_spec(self, spec: dict[str, Any]) -> None:
         """Show a valid, component-expanded spec from its initial state."""
@@ -93,7 +130,101 @@ class PreviewWidget(QWidget):
 
     def set_device_size(self, width: float, height: float) -> None:
         self._controller.set_device_size(width, height)
+        self._device = (int(width), int(height))
         self.setMinimumSize(200, 300)
+        self._size_scene()
+
+    def set_zoom(self, zoom: float | None) -> None:
+        """Draw the device at `zoom` (1.0: one dp per logical pixel; the view scrolls when the
+        device is larger), or fitted to the view (None, never above 100%). Only the drawing
+        scales: the layout in dp, hit-testing and grabs are the same at every zoom."""
+        if zoom is not None and not zoom > 0:
+            raise ValueError(f"zoom must be above 0 or None (fit), not {zoom!r}")
+        self._zoom = zoom
+        root = self._quick.rootObject()
+        if root is not None:
+            root.setProperty("zoom", zoom or 0)
+        self._size_scene()
+
+    def zoom(self) -> float | None:
+        """The zoom chosen (None: fit)."""
+        return self._zoom
+
+    def shown_zoom(self) -> float:
+        """The scale the device is drawn at now (at Fit: what fits the view)."""
+        root = self._quick.rootObject()
+        value = root.property("fit") if root is not None else None
+        return float(value) if isinstance(value, int | float) else 1.0
+
+    def _size_scene(self) -> None:
+        """At a fixed zoom the scene is at least the zoomed device and its frame (it scrolls);
+        at Fit it takes the view as it is."""
+        bars = (self._scroll.horizontalScrollBar(), self._scroll.verticalScrollBar())
+        view = self._scroll.viewport().size()
+        # The device point at the centre of the view stays there (a design tool's zoom).
+        self._anchor = [
+            (bar.value() + side / 2) / max(1, whole)
+            for bar, side, whole in zip(
+                bars,
+                (view.width(), view.height()),
+                (self._quick.width(), self._quick.height()),
+                strict=True,
+            )
+        ]
+        if self._zoom is None:
+            self._quick.setMinimumSize(0, 0)
+        else:
+            width, height = self._device
+            self._quick.setMinimumSize(
+                math.ceil(width * self._zoom) + FRAME_ROOM,
+                math.ceil(height * self._zoom) + FRAME_ROOM,
+            )
+        # Now, not at the scroll area's next layout: the scale shown is read right after.
+        self._quick.resize(self._quick.minimumSize().expandedTo(self._scroll.maximumViewportSize()))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Ctrl+wheel over the scene asks to zoom in or out (`zoomStepRequested`), as in a
+        design tool; the prototype never sees it."""
+        if (
+            watched is self._quick
+            and isinstance(event, QWheelEvent)
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            step = event.angleDelta().y()
+            if step:
+                self.zoomStepRequested.emit(1 if step > 0 else -1)
+            event.accept()
+            return True
+        return super().eventFilter(watched, event)
+
+    def _scroll_by(self, dx: float, dy: float) -> None:
+        """Scroll the view by a wheel turn (120 per notch, `wheelScrollLines` steps a notch)."""
+        lines = QApplication.wheelScrollLines()
+        for bar, delta in (
+            (self._scroll.horizontalScrollBar(), dx),
+            (self._scroll.verticalScrollBar(), dy),
+        ):
+            if delta:
+                self._anchor = None
+                bar.setValue(bar.value() - round(delta / 120 * lines * bar.singleStep()))
+
+    def _drop_anchor(self, _action: int = 0) -> None:
+        self._anchor = None
+
+    def _keep_anchor(self) -> None:
+        """After a zoom the scroll bars' ranges change: put the anchored point back in the centre."""
+        if self._anchor is None:
+            return
+        view = self._scroll.viewport().size()
+        bars = (self._scroll.horizontalScrollBar(), self._scroll.verticalScrollBar())
+        for bar, fraction, side, whole in zip(
+            bars,
+            self._anchor,
+            (view.width(), view.height()),
+            (self._quick.width(), self._quick.height()),
+            strict=True,
+        ):
+            bar.setValue(round(fraction * whole - side / 2))
 
     def set_device_chrome(self, on: bool) -> None:
         """Show or hide the phone's chrome: status and navigation bars, the keyboard and

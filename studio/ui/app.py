@@ -102,7 +102,7 @@ def run_studio(argv: Sequence[str]) -> int:
     window = MainWindow(settings)
     first_paint = _first_paint_filter()(window)
     window.installEventFilter(first_paint)
-    window.show()
+    window.show_on_screen()
     waiter = QEventLoop()
     first_paint.painted.connect(waiter.quit)
     QTimer.singleShot(int(FIRST_PAINT_WAIT * 1000), waiter.quit)

@@ -60,6 +60,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("undo", "&Undo", (QKeySequence.StandardKey.Undo,), "Undo the last change"),
     Command("redo", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo the change undone last"),
     Command("undo_delete", "Undo &delete", (), "Bring back the prototype deleted last"),
+    # The preview's zoom (View menu); Ctrl++ is where = needs Shift.
+    Command("zoom_in", "Zoom &in", ("Ctrl+=", "Ctrl++"), "Draw the device larger"),
+    Command("zoom_out", "Zoom &out", ("Ctrl+-",), "Draw the device smaller"),
+    Command("zoom_fit", "&Fit the device", ("Ctrl+0",), "Scale the device to fit the preview"),
+    Command("zoom_actual", "&Actual size (100%)", ("Ctrl+1",), "One dp per pixel"),
     # The node edits (the Edit menu, the spec tree's context menu and keys).
     Command("cut_node", "Cu&t", ("Ctrl+X",), "Cut the selected nodes", "nodes"),
     Command("copy_node", "&Copy", ("Ctrl+C",), "Copy the selected nodes", "nodes"),

@@ -15,11 +15,11 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from studio.concurrency import TaskOwner, off_loop
 from studio.device.adb import Adb, AdbUnavailable, DeviceInfo, DeviceState
+from studio.ui.texts import BUILTIN_LABEL
 
 log = logging.getLogger(__name__)
 
 BUILTIN = ""  # the picker's data for the built-in preview
-BUILTIN_LABEL = "Built-in preview"
 NO_PHONE = "\x00no-phone"  # the picker's data for "No phone found" (never a serial)
 NO_PHONE_LABEL = "No phone found"
 ADB_PROBLEM = "\x00adb"  # the picker's data for "adb unavailable"

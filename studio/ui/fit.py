@@ -1,17 +1,49 @@
-"""What keeps the window on a laptop screen: a dock's panel never sets the dock's (and so the
+"""What keeps the window on a laptop screen: it opens at a size that fits the screen it is on
+(`first_geometry`, `onto_screen`), and a dock's panel never sets the dock's (and so the
 window's) minimum width; when the dock is narrower than the panel's minimum, the panel scrolls
 sideways inside it instead of widening it. Heights are kept (a dock is never shorter than its
 panel's minimum) except for forms, which scroll up and down as well."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtCore import QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
 #: The narrowest a dock may be made, whatever its panel asks for.
 MIN_DOCK_WIDTH = 120
 #: The shortest a dock whose panel may scroll up and down (a form) may be made.
 MIN_FORM_HEIGHT = 120
+#: The window's size on first run, where the screen has room for it.
+FIRST_SIZE = QSize(1440, 900)
+#: Room left around a window fitted to a screen: the window manager's title bar and borders.
+SCREEN_MARGIN = 32
+#: The frame a window manager adds around a window (a title bar, borders): a guess, as it is
+#: only known once the window is shown.
+FRAME_GUESS = QMargins(8, 32, 8, 8)
+
+
+def first_geometry(available: QRect, size: QSize = FIRST_SIZE) -> QRect:
+    """Where the window opens with nothing remembered: `size`, or less where the screen's
+    `available` area (without panels and docks) less SCREEN_MARGIN is smaller, centred on it."""
+    room = available.adjusted(SCREEN_MARGIN, SCREEN_MARGIN, -SCREEN_MARGIN, -SCREEN_MARGIN)
+    rect = QRect(QPoint(0, 0), size.boundedTo(room.size()))
+    rect.moveCenter(available.center())
+    return rect
+
+
+def onto_screen(rect: QRect, available: QRect, frame: QMargins = FRAME_GUESS) -> QRect:
+    """A remembered geometry (the window's inside, without the `frame` the window manager adds)
+    as it may be shown on a screen whose `available` area it no longer fits (a laptop unplugged
+    from a larger monitor): unchanged where it is wholly on it with its frame, else made no
+    larger than the screen and moved onto it (Qt's own `restoreGeometry` moves a window only
+    where it is wholly off the screen, and ignores the frame)."""
+    if available.contains(rect.marginsAdded(frame)):
+        return rect
+    room = available.marginsRemoved(frame)
+    size = rect.size().boundedTo(room.size())
+    x = min(max(rect.left(), room.left()), room.right() + 1 - size.width())
+    y = min(max(rect.top(), room.top()), room.bottom() + 1 - size.height())
+    return QRect(QPoint(x, y), size)
 
 
 class DockBody(QScrollArea):

@@ -367,15 +367,20 @@ def _index_of(order: list[QWidget], current: QWidget | None) -> int | None:
 
 class FocusRing(QWidget):
     """A 2 px ring in the palette's highlight colour around `target` while it has the keyboard
-    focus, for the stops the style draws no ring on (the Qt Quick preview, an empty list)."""
+    focus, for the stops the style draws no ring on (the Qt Quick preview, an empty list).
+    `inside`: draw the ring just inside that widget's edges instead (the viewport the preview
+    scrolls in, which is smaller than the preview at a high zoom and clips what is outside)."""
 
-    def __init__(self, target: QWidget) -> None:
-        super().__init__(target.parentWidget())
+    def __init__(self, target: QWidget, *, inside: QWidget | None = None) -> None:
+        super().__init__(inside or target.parentWidget())
         self.setObjectName("focusRing")
         self._target = target
+        self._inside = inside
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         target.installEventFilter(self)
+        if inside is not None:
+            inside.installEventFilter(self)
         self.hide()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -390,14 +395,17 @@ class FocusRing(QWidget):
                 self._place()
                 self.show()
                 self.raise_()
-        elif kind in (QEvent.Type.FocusOut, QEvent.Type.Hide):
+        elif kind == QEvent.Type.Hide or (kind == QEvent.Type.FocusOut and watched is self._target):
             self.hide()
         elif kind in (QEvent.Type.Move, QEvent.Type.Resize) and self.isVisible():
             self._place()
         return False
 
     def _place(self) -> None:
-        self.setGeometry(self._target.geometry().adjusted(-2, -2, 2, 2))
+        if self._inside is not None:
+            self.setGeometry(self._inside.rect())
+        else:
+            self.setGeometry(self._target.geometry().adjusted(-2, -2, 2, 2))
 
     def paintEvent(self, event: object) -> None:  # noqa: N802 (Qt's name)
         painter = QPainter(self)

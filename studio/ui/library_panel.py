@@ -51,6 +51,8 @@ class LibraryPanel(QWidget):
     `set_entries` / `set_thumbnail`. Ctrl+Z while the list has focus asks to undo a delete."""
 
     openRequested = Signal(str)
+    #: The list's order changed: column ("name", "source", "modified"), ascending.
+    sortChanged = Signal(str, bool)
     newRequested = Signal(str)  # template id
     describeRequested = Signal()  # New from description…
     importRequested = Signal()
@@ -210,6 +212,11 @@ class LibraryPanel(QWidget):
         self._sort_column, self._sort_order = COLUMNS.index(column), order
         self.list.header().setSortIndicator(self._sort_column, order)
         self.set_entries(list(self._entries.values()))
+        self.sortChanged.emit(column, order == Qt.SortOrder.AscendingOrder)
+
+    def sort_order(self) -> tuple[str, Qt.SortOrder]:
+        """The column the list is sorted by and the order."""
+        return COLUMNS[self._sort_column], self._sort_order
 
     def _sort_clicked(self, section: int) -> None:
         if section == self._sort_column:

@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -27,7 +27,8 @@ from studio.ui.about import about_action
 from studio.ui.dnd import FileDropFilter
 from studio.ui.document_panel import DocumentPanel
 from studio.ui.first_run import FirstRunHint
-from studio.ui.fit import DockBody
+from studio.ui.fit import FIRST_SIZE, DockBody, first_geometry, onto_screen
+from studio.ui.habits import remember_library_sort, remember_preview
 from studio.ui.inspector import InspectorPanel
 from studio.ui.keyboard import (
     FocusRing,
@@ -44,7 +45,7 @@ from studio.ui.revisions_panel import RevisionsPanel
 from studio.ui.settings import UiSettings
 from studio.ui.spec_tree import SpecTreePanel, fill_menu
 from studio.ui.state_panel import StatePanel
-from studio.ui.texts import APP_TITLE
+from studio.ui.texts import AGENT_LOADING, APP_TITLE
 
 if TYPE_CHECKING:
     from studio.platform.consent import ConsentBroker
@@ -54,7 +55,9 @@ if TYPE_CHECKING:
     from studio.ui.permissions import PermissionsDialog
 
 PNG_SCALE_KEY = "export/png_scale"
-AGENT_PLACEHOLDER = "The agent sheet goes here (describe a change, review the draft, apply)."
+#: The agent dock's panel's minimum size until the sheet arrives: the sheet's own
+#: (tests/ui/test_fit.py checks they agree), so the docks do not move when it does.
+AGENT_SHEET_MINIMUM = QSize(260, 375)
 
 
 class MainWindow(QMainWindow):
@@ -126,21 +129,24 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ building
 
     def _add_widgets(self) -> None:
-        self.resize(1440, 900)
+        self.resize(FIRST_SIZE)  # `show_on_screen` fits it to the screen
         self.preview_pane = PreviewPane(self, deferred=True)
         self.setCentralWidget(self.preview_pane)
         self.first_run_hint = FirstRunHint(self.settings, self.preview_pane)
         self.preview_pane.add_banner(self.first_run_hint)
 
         self.library_panel = LibraryPanel(self)
+        remember_preview(self.preview_pane, self.settings)
+        remember_library_sort(self.library_panel, self.settings)
         self.node_palette = PalettePanel(self)
         self.spec_tree = SpecTreePanel(self)
         self.inspector = InspectorPanel(self)
         self.revisions = RevisionsPanel(self)
         self.state_panel = StatePanel(self)
         self.document_panel = DocumentPanel(self)
-        self.agent_placeholder = QLabel(AGENT_PLACEHOLDER, self)
+        self.agent_placeholder = QLabel(AGENT_LOADING, self)
         self.agent_placeholder.setObjectName("agentPlaceholder")
+        self.agent_placeholder.setMinimumSize(AGENT_SHEET_MINIMUM)
         self.agent_placeholder.setWordWrap(True)
         self.agent_placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
@@ -239,6 +245,9 @@ class MainWindow(QMainWindow):
         self._permissions_source: Callable[[], ConsentBroker] | None = None
         self.permissions_dialog: PermissionsDialog | None = None
         view_menu = self.menuBar().addMenu("&View")
+        for name in ("zoom_in", "zoom_out", "zoom_fit", "zoom_actual"):
+            view_menu.addAction(a[name])
+        view_menu.addSeparator()
         for dock in (
             self.library_dock,
             self.palette_dock,
@@ -299,7 +308,8 @@ class MainWindow(QMainWindow):
     def _connect_signals(self) -> None:
         c, a = self.controller, self.actions_by_name
         # Rings where the style draws none: the Qt Quick preview and the event log.
-        FocusRing(self.preview_pane.preview.quick_widget)
+        preview = self.preview_pane.preview
+        FocusRing(preview.quick_widget, inside=preview.scroll_area.viewport())
         FocusRing(self.preview_pane.event_log.view)
         c.attach_preview(self.preview_pane.preview)
 
@@ -379,6 +389,11 @@ class MainWindow(QMainWindow):
         a["undo"].triggered.connect(c.undo)
         a["redo"].triggered.connect(c.redo)
         a["undo_delete"].triggered.connect(c.undo_delete)
+        pane = self.preview_pane
+        a["zoom_in"].triggered.connect(pane.zoom_in)
+        a["zoom_out"].triggered.connect(pane.zoom_out)
+        a["zoom_fit"].triggered.connect(pane.zoom_fit)
+        a["zoom_actual"].triggered.connect(pane.zoom_actual)
         e = c.edits
         a["cut_node"].triggered.connect(e.cut)
         a["copy_node"].triggered.connect(e.copy)
@@ -500,10 +515,24 @@ class MainWindow(QMainWindow):
 
     def _restore_layout(self) -> None:
         geometry, state = self.settings.window_state()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
+        self._restored = geometry is not None and self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+
+    def show_on_screen(self) -> None:
+        """Show the window (the studio's first show) at a size that fits the screen it is on:
+        the remembered geometry, moved and shrunk onto the screen where it no longer fits it;
+        with nothing remembered, 1440x900 or less, centred."""
+        if not self.isMaximized() and not self.isFullScreen():
+            rect = self.geometry()
+            screen = QGuiApplication.screenAt(rect.center()) if self._restored else None
+            screen = screen or self.screen() or QGuiApplication.primaryScreen()
+            available = screen.availableGeometry()
+            if self._restored:
+                self.setGeometry(onto_screen(rect, available))
+            else:
+                self.setGeometry(first_geometry(available))
+        self.show()
 
     def save_layout(self) -> None:
         self.settings.set_window_state(self.saveGeometry(), self.saveState())

@@ -1,4 +1,4 @@
-"""The centre of the window: preview toolbar (device size or a custom one, landscape, theme,
+"""The centre of the window: preview toolbar (device size or a custom one, landscape, zoom, theme,
 edit/interact, reset), the preview itself and the runtime's event log in a collapsible strip."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.ui.event_log import EventLog
+from studio.ui.texts import BUILTIN_LABEL
 
 if TYPE_CHECKING:
     from studio.preview.widget import PreviewWidget
@@ -35,6 +36,9 @@ DEVICE_SIZES: list[tuple[str, int, int]] = [
 ]
 MIN_SIDE, MAX_SIDE = 200, 2000  # dp: a custom size's bounds
 THEMES = [("Light", "light"), ("Dark", "dark"), ("System", "system")]
+#: The zoom levels (1.0: one dp per logical pixel); Ctrl+= and Ctrl+- step through them.
+ZOOM_LEVELS = (0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
+FIT_LABEL = "Fit"
 
 
 class PreviewPane(QWidget):
@@ -74,6 +78,15 @@ class PreviewPane(QWidget):
         self.rotate_button.setText("Landscape")
         self.rotate_button.setCheckable(True)
         self.rotate_button.setToolTip("Turn the device to landscape (width and height swapped)")
+        self.zoom_combo = QComboBox(self)
+        self.zoom_combo.setObjectName("zoom")
+        self.zoom_combo.addItem(f"{FIT_LABEL} (100%)", None)  # the widest text it shows
+        for level in ZOOM_LEVELS:
+            self.zoom_combo.addItem(f"{level:.0%}", level)
+        self.zoom_combo.setToolTip(
+            "Zoom: Fit shows the whole device (Ctrl+0); 100% is one dp per pixel (Ctrl+1);"
+            " Ctrl+= and Ctrl+- zoom in and out"
+        )
         self.theme_combo = QComboBox(self)
         for label, value in THEMES:
             self.theme_combo.addItem(label, value)
@@ -110,12 +123,22 @@ class PreviewPane(QWidget):
         bar.setObjectName("previewToolbar")
         bar.setMovable(False)
         bar.setFloatable(False)
+        # The device picker's place, kept from the start so the controls do not jump right when
+        # it arrives (`add_leading`, with device mode, after the first frame).
+        self._leading_slot = QComboBox(self)
+        self._leading_slot.setObjectName("deviceTargetSlot")
+        self._leading_slot.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self._leading_slot.addItem(BUILTIN_LABEL)
+        self._leading_slot.setEnabled(False)
+        self._leading_slot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._leading_action: QAction | None = bar.addWidget(self._leading_slot)
         self._custom_actions: list[QAction] = []
         for control in (
             self.device_combo,
             self.custom_width,
             self.custom_height,
             self.rotate_button,
+            self.zoom_combo,
             self.theme_combo,
             self.edit_button,
             self.chrome_button,
@@ -150,6 +173,7 @@ class PreviewPane(QWidget):
         self.rotate_button.toggled.connect(lambda _on: self._apply_size())
         self.custom_width.valueChanged.connect(lambda _v: self._apply_size())
         self.custom_height.valueChanged.connect(lambda _v: self._apply_size())
+        self.zoom_combo.currentIndexChanged.connect(lambda _i: self._apply_zoom())
         self.theme_combo.currentIndexChanged.connect(self._on_theme)
         self.edit_button.toggled.connect(self.preview.set_edit_mode)
         self.chrome_button.toggled.connect(self.preview.set_device_chrome)
@@ -158,9 +182,14 @@ class PreviewPane(QWidget):
         self.preview.platformRequested.connect(self.platformRequested)
         self.preview.runtimeEvent.connect(self.log_event)
         self.preview.runtimeRefused.connect(self.log_refusal)
+        self.preview.shownZoomChanged.connect(self._show_fit)
+        self.preview.zoomStepRequested.connect(
+            lambda step: self.zoom_in() if step > 0 else self.zoom_out()
+        )
         # Choices made (or restored) before the preview existed apply now.
         self._on_device(self.device_combo.currentIndex())
         self._on_theme(self.theme_combo.currentIndex())
+        self._apply_zoom()
         self.preview.set_edit_mode(self.edit_button.isChecked())
         self.preview.set_device_chrome(self.chrome_button.isChecked())
         return self.preview
@@ -170,12 +199,17 @@ class PreviewPane(QWidget):
         self._layout.insertWidget(1, widget)
 
     def add_leading(self, widget: QWidget) -> None:
-        """Put `widget` first in the preview's tool bar (device mode's phone picker)."""
+        """Put `widget` first in the preview's tool bar (device mode's phone picker), in the
+        place kept for it."""
         actions = self.toolbar.actions()
         if actions:
             self.toolbar.insertWidget(actions[0], widget)
         else:
             self.toolbar.addWidget(widget)
+        if self._leading_action is not None:
+            self.toolbar.removeAction(self._leading_action)
+            self._leading_slot.deleteLater()
+            self._leading_action = None
 
     def present(self, shown: Shown) -> None:
         """Show what the workspace shows: a prototype just opened from its initial state, an
@@ -212,6 +246,50 @@ class PreviewPane(QWidget):
             width, height = height, width
         return int(width), int(height)
 
+    def zoom(self) -> float | None:
+        """The zoom chosen in the toolbar (None: fit the device in the pane)."""
+        value = self.zoom_combo.currentData()
+        return float(value) if isinstance(value, int | float) else None
+
+    def set_zoom(self, zoom: float | None) -> None:
+        """Choose a zoom level (one of ZOOM_LEVELS) or None for Fit."""
+        index = self.zoom_combo.findData(zoom) if zoom is not None else 0
+        if index < 0:
+            raise ValueError(f"zoom must be one of {ZOOM_LEVELS} or None (fit), not {zoom!r}")
+        self.zoom_combo.setCurrentIndex(index)
+
+    def zoom_in(self) -> None:
+        """The next level above the scale shown now (from Fit: above what fits)."""
+        shown = self._shown_zoom()
+        self.set_zoom(next((z for z in ZOOM_LEVELS if z > shown + 1e-6), ZOOM_LEVELS[-1]))
+
+    def zoom_out(self) -> None:
+        """The next level below the scale shown now (the smallest at most)."""
+        shown = self._shown_zoom()
+        below = [z for z in ZOOM_LEVELS if z < shown - 1e-6]
+        self.set_zoom(below[-1] if below else ZOOM_LEVELS[0])
+
+    def zoom_fit(self) -> None:
+        self.set_zoom(None)
+
+    def zoom_actual(self) -> None:
+        """100%: one dp per logical pixel."""
+        self.set_zoom(1.0)
+
+    def _shown_zoom(self) -> float:
+        chosen = self.zoom()
+        if chosen is not None or self.preview is None:
+            return chosen or 1.0
+        return self.preview.shown_zoom()
+
+    def _show_fit(self, shown: float) -> None:
+        """Fit says the scale it draws at ("Fit (81%)")."""
+        self.zoom_combo.setItemText(0, f"{FIT_LABEL} ({shown:.0%})")
+
+    def _apply_zoom(self) -> None:
+        if self.preview is not None:
+            self.preview.set_zoom(self.zoom())
+
     def theme(self) -> str:
         """The theme chosen in the toolbar: "light", "dark" or "system"."""
         value = self.theme_combo.currentData()
@@ -232,6 +310,7 @@ class PreviewPane(QWidget):
             self.custom_width,
             self.custom_height,
             self.rotate_button,
+            self.zoom_combo,
             self.theme_combo,
             self.edit_button,
             self.chrome_button,

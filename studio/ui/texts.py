@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 APP_TITLE = "Proto Studio"
+#: The device picker's first entry (and the slot the preview's tool bar keeps for it).
+BUILTIN_LABEL = "Built-in preview"
+#: What the agent dock says until the agent sheet is built (right after the first frame).
+AGENT_LOADING = "Loading the agent…"
 
 
 def one_line(exc: BaseException) -> str:

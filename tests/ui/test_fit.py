@@ -14,14 +14,17 @@ import keyring
 import keyring.backend
 import keyring.errors
 import pytest
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from studio.agent.config import AgentConfig
 from studio.agent.keys import KeyStore
 from studio.ui.agent_settings import AgentSettingsDialog
-from studio.ui.fit import DockBody
+from studio.ui.fit import FIRST_SIZE, SCREEN_MARGIN, DockBody
 from studio.ui.labels import ZWSP, ElidedLabel, WrapLabel, breakable
+from studio.ui.main_window import AGENT_SHEET_MINIMUM, MainWindow
+from studio.ui.settings import UiSettings
 from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
 from tests.helpers.waiting import run_until
 
@@ -177,3 +180,138 @@ def test_long_words_break_and_one_line_labels_elide(qtbot: Any) -> None:
     elided.resize(120, 20)
     assert elided.shown_text().endswith(path[-3:]) and "…" in elided.shown_text()
     assert elided.toolTip() == path * 6 and elided.minimumSizeHint().width() < 120
+
+
+def available_area() -> QRect:
+    screen = QGuiApplication.primaryScreen()
+    assert screen is not None
+    return screen.availableGeometry()
+
+
+def shown_window(qtbot: Any, settings: UiSettings) -> MainWindow:
+    """A window built and shown as the studio first shows it (`app.run_studio`)."""
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show_on_screen()
+    qtbot.waitExposed(window)
+    return window
+
+
+def test_the_first_run_opens_at_a_size_that_fits_the_screen_centred(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    available = available_area()
+    # The offscreen screen is smaller than 1440x900, as a laptop's is: the clamp shows.
+    assert available.width() < FIRST_SIZE.width() or available.height() < FIRST_SIZE.height()
+    window = shown_window(qtbot, UiSettings(tmp_path / "ui.ini"))
+    assert available.contains(window.frameGeometry()), (window.frameGeometry(), available)
+    expected = FIRST_SIZE.boundedTo(available.size() - QSize(2, 2) * SCREEN_MARGIN)
+    assert window.size() == expected
+    centre = window.geometry().center() - available.center()
+    assert abs(centre.x()) <= 4 and abs(centre.y()) <= 4  # the frame's few pixels aside
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["on a larger monitor to the right, now unplugged", "half off the bottom right corner"],
+)
+def test_a_remembered_geometry_that_no_longer_fits_is_brought_onto_the_screen(
+    qtbot: Any, tmp_path: Path, where: str
+) -> None:
+    available = available_area()
+    if where.startswith("on a larger"):
+        saved = QRect(available.right() + 400, 100, 1600, 1000)
+    else:
+        saved = QRect(available.center(), QSize(770, 740))  # fits, moved
+    settings = UiSettings(tmp_path / "ui.ini")
+    before = MainWindow(settings)
+    qtbot.addWidget(before)
+    before.setGeometry(saved)
+    before.save_layout()
+    assert not available.contains(saved)
+
+    window = shown_window(qtbot, settings)
+    assert available.contains(window.frameGeometry()), (window.frameGeometry(), available)
+    assert window.width() <= saved.width() and window.height() <= saved.height()
+    if not where.startswith("on a larger"):
+        assert window.size() == saved.size()  # it fitted: moved, not shrunk
+
+
+def test_a_remembered_geometry_that_fits_is_kept(qtbot: Any, tmp_path: Path) -> None:
+    available = available_area()
+    saved = QRect(available.topLeft() + QPoint(10, 40), QSize(770, 740))
+    settings = UiSettings(tmp_path / "ui.ini")
+    before = MainWindow(settings)
+    qtbot.addWidget(before)
+    before.setGeometry(saved)
+    before.save_layout()
+    window = shown_window(qtbot, settings)
+    assert window.size() == saved.size()
+    assert (window.geometry().topLeft() - saved.topLeft()).manhattanLength() <= 8  # the frame
+
+
+def layout_of(window: MainWindow) -> dict[str, tuple[int, int, int, int]]:
+    """Where the docks, the preview and its first tool bar controls are."""
+    pane = window.preview_pane
+    places = {d.objectName(): d.geometry().getRect() for d in docks(window)}
+    places["preview"] = pane.centre.geometry().getRect()
+    places["deviceSize"] = pane.device_combo.geometry().getRect()
+    return places
+
+
+@pytest.mark.parametrize("size", [LAPTOP, QSize(1440, 900)])
+def test_nothing_moves_when_the_agent_sheet_and_the_phone_picker_arrive(
+    make_studio: Any, size: QSize
+) -> None:
+    """The window paints first and the agent sheet and device mode come after the first frame
+    (`app.run_studio`): until then the agent dock says it is loading, in a space the size of the
+    sheet, and the tool bar keeps the phone picker's place (the walkthrough's layout jumps)."""
+    studio = make_studio(extras=False)
+    window = studio.window
+    fit_window(studio, size)
+    placeholder = window.agent_placeholder
+    assert placeholder.isVisible() and placeholder.text() == "Loading the agent…"
+    slot = window.preview_pane.toolbar.findChild(QWidget, "deviceTargetSlot")
+    assert slot is not None and slot.isVisible() and not slot.isEnabled()
+    before, slot_place = layout_of(window), slot.geometry()
+
+    studio.loop.run_until_complete(studio.studio.attach_extras())
+    studio.settle()
+    window.layout().activate()
+    assert window.panel_of(window.agent_dock) is studio.sheet
+    assert studio.sheet.minimumSizeHint() == AGENT_SHEET_MINIMUM  # what the placeholder keeps
+    assert layout_of(window) == before
+    picker = studio.devices.picker
+    assert picker.isVisible() and picker.geometry() == slot_place
+    assert window.preview_pane.toolbar.findChild(QWidget, "deviceTargetSlot") is None
+
+
+@pytest.mark.qt_log_ignore(OFFSCREEN_SIZE_HINTS, r"This plugin does not support raise\(\)")
+def test_the_other_dialogs_stay_laptop_sized(make_studio: Any, qtbot: Any, qloop: Any) -> None:
+    """New from description, Platform permissions (a grant of a prototype with a long name) and
+    About (every bundled licence) fit 1280x720 by their own size hints."""
+    from studio.platform.consent import ConsentBroker, GrantStore
+    from tests.ui.test_about import open_about
+
+    studio = make_studio()
+    window = studio.window
+    store = GrantStore(studio.library.folder / "grants.json")
+    entry = studio.controller.document
+    assert entry is not None and entry.entry_id is not None
+    studio.controller.rename(entry.entry_id, "A prototype with a very long name " * 8)
+    studio.settle()
+    qloop.run_until_complete(store.grant(entry.entry_id, "clipboard.copy"))
+    window.set_permissions_source(lambda: ConsentBroker(store))
+    permissions = window.open_permissions()
+    assert permissions is not None
+    with qtbot.waitSignal(permissions.loaded):
+        qloop.run_until_complete(permissions.idle())
+    describe = window.ask_description()
+    about = open_about(studio, qtbot)
+    for dialog in (describe, permissions, about):
+        assert dialog.isVisible()
+        for hint in (dialog.sizeHint(), dialog.minimumSizeHint()):
+            assert hint.width() <= LAPTOP.width(), (dialog.objectName(), hint)
+            assert hint.height() <= LAPTOP.height(), (dialog.objectName(), hint)
+        assert dialog.width() <= LAPTOP.width()
+    describe.close()

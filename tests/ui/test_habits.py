@@ -153,3 +153,77 @@ def test_a_first_run_hint_points_at_selecting_editing_and_the_agent(
     studio.close()
     again = make_studio(home=home)  # the next start: the hint was seen
     assert not again.window.first_run_hint.isVisible()
+
+
+def test_preview_and_library_habits_are_remembered_across_restarts(
+    make_studio: Any, tmp_path: Path, user_home: Path
+) -> None:
+    from PySide6.QtCore import Qt
+
+    home = tmp_path / "habits-home"
+    studio = make_studio(home=home)
+    pane, library = studio.window.preview_pane, studio.window.library_panel
+    for template in studio.controller.templates[:3]:  # a few prototypes to sort
+        studio.controller.new_from_template(template.id)
+        studio.settle()
+    # The defaults first: what a new designer gets.
+    assert (pane.device_size(), pane.zoom(), pane.theme()) == ((360, 800), None, "light")
+    assert library.sort_order() == ("modified", Qt.SortOrder.DescendingOrder)
+    pane.device_combo.setCurrentIndex(pane.device_combo.findText("Custom size…"))
+    pane.custom_width.setValue(500)
+    pane.custom_height.setValue(900)
+    pane.rotate_button.click()
+    pane.set_zoom(2.0)
+    pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("dark"))
+    pane.log_toggle.click()  # the event strip hidden
+    library.list.header().sectionClicked.emit(0)  # a click on Name: A to Z
+    assert library.sort_order() == ("name", Qt.SortOrder.AscendingOrder)
+    studio.close()
+
+    again = make_studio(home=home)  # the next start, on the same settings file
+    pane, library = again.window.preview_pane, again.window.library_panel
+    assert pane.device_combo.currentData() is None  # Custom size…
+    assert (pane.custom_width.value(), pane.custom_height.value()) == (500, 900)
+    assert pane.rotate_button.isChecked() and pane.device_size() == (900, 500)
+    screen = pane.preview.screen_item()
+    assert (screen.width(), screen.height()) == (900, 500)  # the preview shows it too
+    assert pane.zoom() == 2.0 and pane.preview.shown_zoom() == 2.0
+    assert pane.theme() == "dark" and pane.preview.controller.property("dark")
+    assert not pane.log_toggle.isChecked() and not pane.event_log.isVisible()
+    assert library.sort_order() == ("name", Qt.SortOrder.AscendingOrder)
+    names = [library.row(i)[0] for i in library.shown_ids()]  # type: ignore[index]
+    assert len(names) >= 3 and names == sorted(names, key=str.casefold)
+    # A preset is remembered by its size, whatever its place in the list.
+    pane.device_combo.setCurrentIndex(pane.device_combo.findText("Foldable · 673×841"))
+    pane.zoom_fit()
+    again.close()
+    third = make_studio(home=home)
+    pane = third.window.preview_pane
+    assert pane.device_combo.currentText() == "Foldable · 673×841"
+    assert pane.zoom() is None and pane.device_size() == (841, 673)  # still landscape
+
+
+def test_a_settings_file_with_values_that_mean_nothing_keeps_the_defaults(
+    make_studio: Any, tmp_path: Path, user_home: Path
+) -> None:
+    from PySide6.QtCore import Qt
+
+    from studio.ui import habits
+    from studio.ui.settings import UiSettings
+
+    home = tmp_path / "odd-home"
+    settings = UiSettings(home / "config" / "ui.ini")
+    for key, value in (
+        (habits.DEVICE_KEY, "999x1"),
+        (habits.CUSTOM_KEY, "wide"),
+        (habits.LANDSCAPE_KEY, "maybe"),
+        (habits.ZOOM_KEY, "1.25"),
+        (habits.THEME_KEY, "sepia"),
+        (habits.SORT_KEY, "colour ascending"),
+    ):
+        settings.set_value(key, value)
+    studio = make_studio(home=home)
+    pane, library = studio.window.preview_pane, studio.window.library_panel
+    assert (pane.device_size(), pane.zoom(), pane.theme()) == ((360, 800), None, "light")
+    assert not pane.rotate_button.isChecked()
+    assert library.sort_order() == ("modified", Qt.SortOrder.DescendingOrder)
