@@ -219,10 +219,10 @@ def test_icon_state_key_colour_and_dimension_editors(
 def test_a_json_valued_property_says_why_it_does_not_parse(
     ws: Workspace, inspector: InspectorPanel
 ) -> None:
-    ws.select("go")
-    type_into(inspector, "styleWhen", '[{"when": {"key": "on", "equals": true}')
-    assert inspector.field_error("styleWhen").startswith("Style when: not valid JSON")
-    assert "styleWhen" not in node(ws, "go")
+    ws.select("go")  # a corner radius is a number, a named size or four corners: JSON
+    type_into(inspector, "style.cornerRadius", '{"topStart": 4')
+    assert inspector.field_error("style.cornerRadius").startswith("Corner radius: not valid JSON")
+    assert "style" not in node(ws, "go")
 
 
 def finish(edit: QLineEdit, text: str) -> None:
