@@ -7,8 +7,9 @@ A property's editor is made of parts, one per schema construct: an enum is a com
 a line that says its bounds, a set of enum values (`edges`) check boxes, an object a small form
 of its properties, a tagged object (`type` picks the variant) a type combo and the variant's
 form, a list of objects rows with add and remove, a condition the condition editor, an action
-list the action-list editor, a style the property-and-value rows. What the schema gives no
-structure for (a choice between a number and an enum) stays a JSON line. Each part reads and
+list the action-list editor, a style the property-and-value rows, a choice of shapes (a corner
+radius: a number, a named size or four corners) a combo of the shapes and the chosen one's
+editor. What the schema gives no structure for stays a JSON line. Each part reads and
 writes a value; a typed text that is not of its kind raises `FieldError` (one line, shown at
 the field, nothing applied); the validator has the last word on the whole value.
 """
@@ -338,6 +339,95 @@ class ListPart(Part):
             part.set_value(item)
 
 
+def _alternative_label(rule: dict[str, Any]) -> str:
+    """How the choice's combo names one alternative: "number", "named", "light and dark"."""
+    if "enum" in rule:
+        return "named"
+    if rule.get("type") == "object":
+        names = [F.field_of(n, {}).label.lower() for n in rule.get("properties", {})]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return {"number": "number", "integer": "number", "string": "text"}.get(
+        str(rule.get("type")), "value"
+    )
+
+
+def _fits(rule: dict[str, Any], value: Any) -> bool:
+    """Whether `value` is of the alternative's JSON kind (the one a choice shows it with)."""
+    if "enum" in rule:
+        return value in rule["enum"]
+    kind = rule.get("type")
+    if kind in ("number", "integer"):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "string":
+        return isinstance(value, str)
+    return kind == "object" and isinstance(value, dict)
+
+
+class ChoicePart(Part):
+    """One of several shapes (`cornerRadius`: a number, a named size or four corners; an image:
+    one asset or a light and a dark one): which one in a combo box, then its editor."""
+
+    def __init__(
+        self,
+        name: str,
+        alternatives: list[dict[str, Any]],
+        required: bool,
+        keys: list[str],
+        parent: QWidget | None = None,
+        depth: int = 0,
+    ) -> None:
+        super().__init__(parent)
+        self.name, self.keys, self.depth = name, keys, depth
+        self.alternatives = alternatives
+        self.shape = QComboBox(self)
+        self.shape.setObjectName(f"shape_{name}")
+        if not required:
+            self.shape.addItem("(default)", -1)
+        for index, rule in enumerate(alternatives):
+            self.shape.addItem(_alternative_label(rule), index)
+        self._box = QHBoxLayout(self)
+        self._box.setContentsMargins(0, 0, 0, 0)
+        self._box.addWidget(self.shape)
+        self.body: Part | None = None
+        self.shape.activated.connect(self._picked)
+        self._show(int(self.shape.currentData()))
+
+    def _show(self, index: int) -> None:
+        if self.body is not None:
+            self.body.deleteLater()
+            self.body = None
+        if index >= 0:
+            rule = self.alternatives[index]
+            self.body = part_for(self.name, rule, True, self.keys, self, self.depth + 1)
+            self.body.changed.connect(self.changed)
+            self._box.addWidget(self.body, 1)
+
+    def choose(self, label: str) -> Part:
+        """Pick the alternative named `label` as the combo box does; its editor."""
+        self.shape.setCurrentIndex(self.shape.findText(label))
+        self._show(int(self.shape.currentData()))
+        assert self.body is not None
+        return self.body
+
+    def _picked(self, _index: int) -> None:
+        self._show(int(self.shape.currentData()))
+        self.changed.emit()
+
+    def value(self) -> Any:
+        return self.body.value() if self.body is not None else None
+
+    def set_value(self, value: Any) -> None:
+        index = -1
+        if value is not None:
+            index = next((i for i, rule in enumerate(self.alternatives) if _fits(rule, value)), 0)
+        if index != int(self.shape.currentData()) or (index >= 0 and self.body is None):
+            found = self.shape.findData(index)
+            self.shape.setCurrentIndex(max(found, 0))
+            self._show(int(self.shape.currentData()))
+        if self.body is not None:
+            self.body.set_value(value)
+
+
 def _singular(name: str) -> str:
     """`options` -> "Option", `styleWhen` -> "Style when" (the add button's and rows' name)."""
     label = F.field_of(name, {}).label
@@ -575,6 +665,8 @@ def part_for(
         return RepeatPart(parent)
     target = F.definition(ref) if ref else rule
     if target is not None and depth < MAX_NESTING:
+        if isinstance(target.get("anyOf"), list):
+            return ChoicePart(name, list(target["anyOf"]), required, keys, parent, depth)
         if "enum" in target:
             enum = F.Field((name,), "enum", required, tuple(str(v) for v in target["enum"]))
             return ScalarPart(enum, keys, parent)
@@ -590,7 +682,7 @@ def part_for(
             if "enum" in items and target.get("uniqueItems"):
                 return EnumSetPart(name, [str(v) for v in items["enum"]], parent)
             inner = F.definition(inner_ref) if inner_ref else None
-            if inner is not None and inner.get("type") == "object":
+            if inner is not None and (inner.get("type") == "object" or "anyOf" in inner):
                 return ListPart(name, items, keys, parent, depth)
     return ScalarPart(F.Field((name,), "json", required), keys, parent)
 

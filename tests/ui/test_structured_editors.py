@@ -21,6 +21,7 @@ from studio.ui.document_panel import DocumentPanel
 from studio.ui.field_editors import ActionListEditor, ConditionEditor
 from studio.ui.inspector import InspectorPanel
 from studio.ui.schema_editors import (
+    ChoicePart,
     CompoundPart,
     EnumSetPart,
     ListPart,
@@ -49,6 +50,7 @@ SPEC: dict[str, Any] = {
                 {"label": "Home", "icon": "home"}, {"label": "Cart"}]},
             {"type": "text", "id": "title", "text": "Hello"},
             {"type": "column", "id": "list", "children": [{"type": "text", "text": "{item.name}"}]},
+            {"type": "image", "id": "logo", "asset": "logo.png"},
         ],
     },
 }  # fmt: skip
@@ -391,3 +393,41 @@ def test_window_placement_picks_its_type_and_that_types_options(qtbot: Any, ws: 
     ws.undo()
     assert ws.shown.spec["window"]["placement"] == {"type": "fullscreen"}
     assert placement.kind.currentData() == "fullscreen"  # the panel follows the undo
+
+
+def test_a_choice_of_shapes_picks_one_then_edits_it(
+    ws: Workspace, inspector: InspectorPanel
+) -> None:
+    """A corner radius is a number, a named size or four corners; an image one asset or a light
+    and a dark one: the shape in a combo box, then that shape's editor."""
+    ws.select("logo")
+    radius = part(inspector, "style.cornerRadius")
+    assert isinstance(radius, ChoicePart)
+    assert [radius.shape.itemText(i) for i in range(radius.shape.count())] == [
+        "(default)", "number", "named", "top start, top end, bottom end and bottom start",
+    ]  # fmt: skip
+    named = radius.choose("named")
+    assert isinstance(named, ScalarPart) and named.combo is not None
+    choose(named.combo, "medium")
+    assert node(ws, "logo")["style"] == {"cornerRadius": "medium"}
+    corners = part(inspector, "style.cornerRadius").choose(
+        "top start, top end, bottom end and bottom start"
+    )
+    assert isinstance(corners, ObjectPart)
+    finish(scalar(corners, "topStart").line, "-4")
+    assert inspector.field_error("style.cornerRadius") == "Top start: at least 0"
+    finish(scalar(corners, "topStart").line, "12")
+    assert node(ws, "logo")["style"] == {"cornerRadius": {"topStart": 12}}
+    # The image: its asset shown as the text it is; a light and a dark one instead.
+    asset = part(inspector, "asset")
+    assert isinstance(asset, ChoicePart) and asset.shape.currentText() == "text"
+    pair = asset.choose("light and dark")
+    assert isinstance(pair, ObjectPart)
+    scalar(pair, "light").line.setText("logo.png")  # type: ignore[union-attr]
+    finish(scalar(pair, "dark").line, "logo-dark.png")
+    assert node(ws, "logo")["asset"] == {"light": "logo.png", "dark": "logo-dark.png"}
+    ws.undo()
+    ws.undo()
+    ws.undo()
+    assert node(ws, "logo") == SPEC["root"]["children"][5]
+    assert part(inspector, "asset").shape.currentText() == "text"
