@@ -14,11 +14,14 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
+from dataclasses import dataclass
 from typing import Any, Literal
 
 __all__ = [
     "KINDS",
     "DataError",
+    "DataUse",
     "Path",
     "add",
     "convert",
@@ -31,6 +34,8 @@ __all__ = [
     "rename",
     "set_at",
     "show_value",
+    "uses",
+    "uses_of",
     "where",
 ]
 
@@ -218,3 +223,70 @@ def add(data: dict[str, Any], container: Path, value: Any = "") -> tuple[dict[st
         number += 1
     holder[f"key{number}"] = copy.deepcopy(value)
     return out, (*container, f"key{number}")
+
+
+#: A `{/data/...}` placeholder in a text (as `studio.runtime.bindings.scan` reads tokens: from a
+#: brace to the next closing one).
+_PLACEHOLDER = re.compile(r"\{(/data/[^{}]*)\}")
+
+
+@dataclass(frozen=True)
+class DataUse:
+    """One place that reads or writes `data`: the `pointer`, the node's `path` (in `root` or
+    `components.NAME`), `where` in the node, and `how` ("text", "argument" or "into")."""
+
+    pointer: str
+    path: str
+    where: str
+    how: Literal["text", "argument", "into"]
+
+
+def uses(spec: Any) -> list[DataUse]:
+    """Every use of `data` in document order: placeholders in texts, platform arguments that
+    read it (`{"data": POINTER}`) and the results calls write (`into`)."""
+    from studio.spec import tree
+
+    found: list[DataUse] = []
+
+    def scan(value: Any, at: str, where: str, key: str) -> None:
+        if isinstance(value, str):
+            if key == "into" and value.startswith("/data"):
+                found.append(DataUse(value, at, where, "into"))
+                return
+            for match in _PLACEHOLDER.finditer(value):
+                found.append(DataUse(match.group(1), at, where, "text"))
+        elif isinstance(value, dict):
+            read = value.get("data")
+            if len(value) == 1 and isinstance(read, str):
+                found.append(DataUse(read, at, f"{where}.data", "argument"))
+                return
+            for inner_key, inner in value.items():
+                scan(inner, at, f"{where}.{inner_key}", inner_key)
+        elif isinstance(value, list):
+            for index, inner in enumerate(value):
+                scan(inner, at, f"{where}[{index}]", key)
+
+    if not isinstance(spec, dict):
+        return found
+    holders: list[tuple[str, Any]] = [("", spec)]
+    components = spec.get("components")
+    if isinstance(components, dict):
+        holders += [(f"components.{name}", c) for name, c in components.items()]
+    for prefix, holder in holders:
+        for path, node, _, _ in tree.walk(holder):
+            at = f"{prefix}.{path}" if prefix else path
+            for key, value in node.items():
+                if key not in ("child", "children", "type", "repeat"):
+                    scan(value, at, key, key)
+    return found
+
+
+def uses_of(found: list[DataUse], path: Path) -> list[DataUse]:
+    """The uses that reach the value at `path`: its own pointer, one inside it, or one that
+    holds it (a call's `into` writes the whole object)."""
+    mine = pointer(path)
+    return [
+        u
+        for u in found
+        if u.pointer == mine or u.pointer.startswith(mine + "/") or mine.startswith(u.pointer + "/")
+    ]

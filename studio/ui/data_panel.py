@@ -1,5 +1,7 @@
 """The data panel (a document-level editor): the prototype's `data` (studio extension) as a tree
-of keys, kinds and values; objects and lists are rows with their members nested. Add, rename,
+of keys, kinds and values; objects and lists are rows with their members nested, and each row
+says how many places read or write it (texts' `{/data/...}` placeholders, platform arguments,
+calls' `into`). Add, rename,
 remove, change a value's kind or edit a value (typed as its kind: a number must be one); each
 change is the whole new `data` handed out as one request, which the window applies through the
 workspace (`studio.workspace.editing.set_data`) as one validated, undoable revision. Input that
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     from studio.workspace import Shown
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
-KEY, KIND, VALUE = 0, 1, 2
+KEY, KIND, VALUE, USES = 0, 1, 2, 3
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -50,7 +52,9 @@ class _ChoiceDelegate(QStyledItemDelegate):
 
     def createEditor(  # noqa: N802 (Qt's name)
         self, parent: QWidget, option: QStyleOptionViewItem, index: Index
-    ) -> QWidget:
+    ) -> QWidget | None:
+        if index.column() == USES:
+            return None  # counted, not typed
         choices = self._choices(index)
         if choices is None:
             return super().createEditor(parent, option, index)
@@ -75,8 +79,8 @@ class DataPanel(QWidget):
         self.setObjectName("dataPanel")
         self.tree = QTreeWidget(self)
         self.tree.setObjectName("dataTree")
-        self.tree.setColumnCount(3)
-        self.tree.setHeaderLabels(["Key", "Kind", "Value"])
+        self.tree.setColumnCount(4)
+        self.tree.setHeaderLabels(["Key", "Kind", "Value", "Uses"])
         self.tree.header().setSectionResizeMode(VALUE, QHeaderView.ResizeMode.Stretch)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(
@@ -114,6 +118,7 @@ class DataPanel(QWidget):
         self._spec: dict[str, Any] | None = None
         self._data: dict[str, Any] = {}
         self._items: dict[D.Path, QTreeWidgetItem] = {}
+        self._uses: list[D.DataUse] = []
         self.tree.itemChanged.connect(self._on_changed)
         self.tree.currentItemChanged.connect(lambda *_: self._show_pointer())
         self.add_button.clicked.connect(self.add)
@@ -151,6 +156,7 @@ class DataPanel(QWidget):
         self.setEnabled(shown.source == "document")
         found = shown.spec.get("data")
         self._data = found if isinstance(found, dict) else {}
+        self._uses = D.uses(shown.spec) if self._data else []
         self._fill()
         self.error.hide()
 
@@ -182,6 +188,9 @@ class DataPanel(QWidget):
         item.setData(KEY, PATH_ROLE, json.dumps(list(path)))
         item.setText(VALUE, D.show_value(value))
         item.setToolTip(KEY, D.placeholder(path))
+        reach = D.uses_of(self._uses, path)
+        item.setText(USES, str(len(reach)) if reach else "")
+        item.setToolTip(USES, "\n".join(f"{u.path} ({u.where}, {u.how})" for u in reach))
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
         if kind in ("object", "list", "null"):
             item.setForeground(VALUE, Qt.GlobalColor.gray)
@@ -223,6 +232,8 @@ class DataPanel(QWidget):
         QTimer.singleShot(0, self, lambda: self._edited(path, column, text))
 
     def _edited(self, path: D.Path, column: int, text: str) -> None:
+        if column == USES:
+            return
         try:
             value = D.get_at(self._data, path)
             if column == KEY:

@@ -64,3 +64,24 @@ def test_a_taken_or_empty_key_and_a_missing_value_are_refused() -> None:
         D.rename(DATA, ("n",), "")
     with pytest.raises(D.DataError, match=r"^data\.nope: no such value$"):
         D.remove(DATA, ("nope",))
+
+
+def test_uses_are_placeholders_arguments_and_results() -> None:
+    spec = {
+        "root": {"type": "column", "children": [
+            {"type": "text", "text": "{{/data/profile/name} and {/data/n}"},
+            {"type": "button", "label": "Go", "onTap": [
+                {"type": "platform", "call": "calc.evaluate",
+                 "args": {"expression": {"data": "/data/n"}}, "into": "/data/profile"}]},
+        ]},
+    }  # fmt: skip
+    found = D.uses(spec)
+    assert [(u.pointer, u.path, u.where, u.how) for u in found] == [
+        ("/data/profile/name", "root.children[0]", "text", "text"),
+        ("/data/n", "root.children[0]", "text", "text"),
+        ("/data/n", "root.children[1]", "onTap[0].args.expression.data", "argument"),
+        ("/data/profile", "root.children[1]", "onTap[0].into", "into"),
+    ]
+    assert [u.how for u in D.uses_of(found, ("profile",))] == ["text", "into"]
+    assert [u.how for u in D.uses_of(found, ("profile", "name"))] == ["text", "into"]
+    assert D.uses_of(found, ("nothing",)) == []

@@ -26,7 +26,7 @@ SPEC: dict[str, Any] = {
     "id": "profile",
     "window": {"placement": {"type": "fullscreen"}},
     "state": {"status": ""},
-    "data": {"profile": {"name": "Ada", "age": 36, "tags": ["math"]}, "count": 1},
+    "data": {"profile": {"name": "Ada", "age": 36, "tags": ["math"]}, "count": 1, "result": {}},
     "requires": {"platform": ["units"]},
     "root": {
         "type": "column",
@@ -104,10 +104,16 @@ def test_the_data_panel_shows_keys_kinds_and_values_nested(studio: Studio) -> No
     panel = studio.window.data_panel
     assert sorted(panel.paths(), key=str) == sorted([
         ("profile",), ("profile", "name"), ("profile", "age"), ("profile", "tags"),
-        ("profile", "tags", 0), ("count",),
+        ("profile", "tags", 0), ("count",), ("result",),
     ], key=str)  # fmt: skip
+    assert panel.item("result").text(3) == "1"
+    assert panel.item("result").toolTip(3) == "root.children[1] (onTap[0].into, into)"
     row = panel.item("profile", "age")
-    assert [row.text(c) for c in range(3)] == ["age", "number", "36"]
+    assert [row.text(c) for c in range(4)] == ["age", "number", "36", ""]
+    # Who reads or writes each value: a text's placeholder, a call's result.
+    assert panel.item("profile", "name").text(3) == "1"
+    assert panel.item("profile", "name").toolTip(3) == "root.children[0] (text, text)"
+    assert panel.item("profile").text(3) == "1"  # it holds the name
     assert [panel.item("profile", "tags").text(c) for c in range(3)] == ["tags", "list", "1 item"]
     assert panel.item("profile", "tags", 0).text(0) == "[0]"
     panel.select("profile", "name")
@@ -137,7 +143,7 @@ def test_a_value_is_typed_as_its_kind_and_a_bad_one_changes_nothing(studio: Stud
 def test_rename_add_remove_and_change_a_kind(studio: Studio) -> None:
     panel = studio.window.data_panel
     edit_cell(studio, ("count",), 0, "visits")
-    assert sorted(data(studio)) == ["profile", "visits"]
+    assert sorted(data(studio)) == ["profile", "result", "visits"]
     assert studio.status == "Applied: Rename data.count to 'visits'"
     edit_cell(studio, ("visits",), 0, "profile")
     assert panel.error_text() == "data.profile: the key is already there"
@@ -170,7 +176,7 @@ def test_rename_add_remove_and_change_a_kind(studio: Studio) -> None:
 
 def test_removing_every_value_removes_data_and_undo_brings_it_back(studio: Studio) -> None:
     panel = studio.window.data_panel
-    for path in (("profile",), ("count",)):
+    for path in (("profile",), ("count",), ("result",)):
         panel.select(*path)
         gesture(studio, panel.remove_button.click)
     assert "data" not in shown(studio)
@@ -179,7 +185,7 @@ def test_removing_every_value_removes_data_and_undo_brings_it_back(studio: Studi
     assert data(studio) == {"key1": ""}
     gesture(studio, studio.controller.undo)
     gesture(studio, studio.controller.undo)
-    assert data(studio) == {"count": 1}
+    assert data(studio) == {"result": {}}
 
 
 def test_the_platform_panel_adds_a_module_and_refuses_removing_a_called_one(
