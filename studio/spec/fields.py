@@ -206,6 +206,41 @@ def set_value(node: JSON, field: Field, value: Any) -> JSON:
     return out
 
 
+def definition(name: str) -> dict[str, Any] | None:
+    """A named definition of our JSON Schema (`placement`, `anchor.bounds`), or None."""
+    found = _defs().get(name)
+    return found if isinstance(found, dict) else None
+
+
+def ref_name(rule: dict[str, Any]) -> str | None:
+    """The definition a schema rule refers to (`{"$ref": "#/$defs/offset"}` -> `offset`)."""
+    return _ref(rule)
+
+
+def field_of(name: str, rule: dict[str, Any], required: bool = False) -> Field:
+    """The field of one property of any object in the schema (a part of a structured editor:
+    `height` of a sheet placement), classified as the node fields are."""
+    kind, extras = _classify(name, rule)
+    return Field((name,), kind, required, **extras)
+
+
+def rule_of(field: Field, node_type: str | None = None) -> dict[str, Any]:
+    """The schema rule of a node type's property (`style.*` from the style), or of a document
+    field (`window.placement`) when `node_type` is None; {} when the schema has none."""
+    defs = _defs()
+    if field.path[0] == "style" and len(field.path) == 2:
+        found = defs["style"]["properties"].get(field.path[1])
+    elif node_type is not None:
+        found = defs.get(f"node.{node_type}", {}).get("properties", {}).get(field.path[0])
+    else:
+        found = defs["spec"]["properties"].get(field.path[0])
+        for key in field.path[1:]:
+            name = _ref(found) if isinstance(found, dict) else None
+            holder = defs.get(name, {}) if name else found
+            found = holder.get("properties", {}).get(key) if isinstance(holder, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
 @cache
 def document_fields() -> tuple[Field, ...]:
     """The document-level properties the document panel edits: the theme (mode, seed colour,
@@ -252,6 +287,20 @@ def number_text(value: Any) -> str:
     return str(value)
 
 
+def bounds_text(field: Field) -> str:
+    """A number field's bounds as a designer reads them ("at least 0, at most 1"; "more than
+    0" for the format's positive numbers, whose floor is a tiny epsilon)."""
+    from studio.spec.rules import POSITIVE
+
+    low, high = field.minimum, field.maximum
+    parts = []
+    if low is not None:
+        parts.append("more than 0" if low == POSITIVE.min else f"at least {number_text(low)}")
+    if high is not None:
+        parts.append(f"at most {number_text(high)}")
+    return ", ".join(parts)
+
+
 def _number(field: Field, text: str) -> int | float:
     try:
         number = float(text)
@@ -262,7 +311,8 @@ def _number(field: Field, text: str) -> int | float:
     if field.kind == "integer" and not number.is_integer():
         raise FieldError(f"{field.label}: a whole number, not {text}")
     if field.minimum is not None and number < field.minimum:
-        raise FieldError(f"{field.label}: at least {number_text(field.minimum)}")
+        low = bounds_text(Field(field.path, field.kind, minimum=field.minimum))
+        raise FieldError(f"{field.label}: {low}")
     if field.maximum is not None and number > field.maximum:
         raise FieldError(f"{field.label}: at most {number_text(field.maximum)}")
     return int(number) if number.is_integer() else number

@@ -225,3 +225,36 @@ def _about_unresolved(error: ValidationError, unresolved: set[str]) -> bool:
 
 def _show(value: Any) -> str:
     return js_string(value) if isinstance(value, str) else repr(value)
+
+
+def module_calls(spec: Raw, module: str) -> list[tuple[str, str, str]]:
+    """Every `platform` action that calls into `module`, in document order (the root's nodes,
+    then each component's): (the node's path, where in the node, the call). What removing the
+    module from `requires.platform` would break (the platform panel lists them)."""
+    from studio.spec import tree
+
+    found: list[tuple[str, str, str]] = []
+
+    def scan(value: Any, at: str, where: str) -> None:
+        if isinstance(value, dict):
+            call = value.get("call")
+            is_call = value.get("type") == "platform" and isinstance(call, str)
+            if is_call and str(call).split(".", 1)[0] == module:
+                found.append((at, where, str(call)))
+            for key, inner in value.items():
+                scan(inner, at, f"{where}.{key}" if where else key)
+        elif isinstance(value, list):
+            for index, inner in enumerate(value):
+                scan(inner, at, f"{where}[{index}]")
+
+    holders: list[tuple[str, Any]] = [("", spec)]
+    components = spec.get("components")
+    if isinstance(components, dict):
+        holders += [(f"components.{name}", c) for name, c in components.items()]
+    for prefix, holder in holders:
+        for path, node, _, _ in tree.walk(holder):
+            at = f"{prefix}.{path}" if prefix else path
+            for key, value in node.items():
+                if key not in ("child", "children", "type"):
+                    scan(value, at, key)
+    return found

@@ -1,6 +1,6 @@
 """The document panel (a document-level editor): the prototype's theme (mode, seed colour,
-typography, shapes) and window (placement, opacity, layer, persistence), one editor per
-property from our JSON Schema (`studio.spec.fields.document_fields`); each applied on Enter,
+typography, shapes) and window (placement: its type and that type's options, opacity, layer,
+persistence), one editor per property from our JSON Schema (`studio.spec.fields.document_fields`); each applied on Enter,
 focus-out or a choice as one validated revision, a refusal shown at the field."""
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ class DocumentPanel(QWidget):
             column.addWidget(editor.error)
             form.addRow(field.label, holder)
             self._editors[field.name] = editor
-            if editor.combo is not None and not editor.combo.isEditable():
+            if editor.compound is not None:
+                editor.compound.changed.connect(lambda n=field.name: self.apply(n))
+            elif editor.combo is not None and not editor.combo.isEditable():
                 editor.combo.activated.connect(lambda _i, n=field.name: self.apply(n))
             elif editor.line is not None:
                 editor.line.editingFinished.connect(lambda n=field.name: self.apply(n))
@@ -79,7 +81,7 @@ class DocumentPanel(QWidget):
             return
         editor = self._editors[name]
         try:
-            value = F.parse(editor.field, editor.text())
+            value = F.parse(editor.field, editor.text())  # a structured one may raise too
         except F.FieldError as exc:
             editor.show_error(str(exc))
             return

@@ -48,8 +48,11 @@ LIVE_DELAY_MS = 250
 ERROR_STYLE = "color: #b3261e;"
 
 
-def _compound(field: F.Field, parent: QWidget, keys: list[str]) -> CompoundEditor | None:
-    """The structured editor of an object or list property, where there is one."""
+def _compound(
+    field: F.Field, parent: QWidget, keys: list[str], node_type: str | None = None
+) -> CompoundEditor | None:
+    """The structured editor of an object or list property, where there is one: the
+    hand-made ones first, then one generated from the schema (`studio.ui.schema_editors`)."""
     if field.name == "style.padding":
         return PaddingEditor(parent)
     if field.name == "visibleWhen":
@@ -62,13 +65,26 @@ def _compound(field: F.Field, parent: QWidget, keys: list[str]) -> CompoundEdito
         return ButtonEditor(parent, keys)
     if field.name == "navigationIcon":
         return ButtonEditor(parent, keys, icon=True)
+    if field.kind == "json":
+        from studio.ui.schema_editors import SchemaEditor, structured
+
+        part = structured(field.path[-1], F.rule_of(field, node_type), keys)
+        if part is not None:
+            return SchemaEditor(part, parent)
     return None
 
 
 class FieldEditor:
     """One property's editor (a line edit or a combo box) and its error line."""
 
-    def __init__(self, field: F.Field, parent: QWidget, state_keys: list[str]) -> None:
+    def __init__(
+        self,
+        field: F.Field,
+        parent: QWidget,
+        state_keys: list[str],
+        node_type: str | None = None,
+    ) -> None:
+        """`node_type` is the node's (None: a document field such as `window.placement`)."""
         self.field = field
         self.error = QLabel("", parent)
         self.error.setObjectName(f"error_{field.name}")
@@ -79,7 +95,7 @@ class FieldEditor:
         self.combo: QComboBox | None = None
         self.widget: QWidget
         self.line: QLineEdit | None = None
-        self.compound: CompoundEditor | None = _compound(field, parent, state_keys)
+        self.compound: CompoundEditor | None = _compound(field, parent, state_keys, node_type)
         if self.compound is not None:
             self.widget, self.line = self.compound, None
         elif kind in ("enum", "boolean"):
@@ -111,12 +127,7 @@ class FieldEditor:
             self.line = QLineEdit(parent)
             self.widget = self.line
             if kind in ("number", "integer"):
-                low, high = field.minimum, field.maximum
-                bounds = [
-                    f"at least {F.number_text(low)}" if low is not None else "",
-                    f"at most {F.number_text(high)}" if high is not None else "",
-                ]
-                self.line.setPlaceholderText(", ".join(b for b in bounds if b) or "a number")
+                self.line.setPlaceholderText(F.bounds_text(field) or "a number")
             elif kind == "json":
                 self.line.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.widget.setObjectName(f"field_{field.name}")
@@ -129,6 +140,13 @@ class FieldEditor:
             return str(self.combo.currentData() or "")
         assert self.line is not None
         return self.line.text()
+
+    def typed(self) -> str | None:
+        """`text()`, or None when a structured editor holds a part that does not parse."""
+        try:
+            return self.text()
+        except F.FieldError:
+            return None
 
     def set_text(self, text: str) -> None:
         if self.compound is not None:
@@ -304,7 +322,7 @@ class InspectorPanel(QWidget):
                 group = field.group
                 header = QLabel(f"<b>{group}</b>", self.form_page)
                 self.form.addRow(header)
-            editor = FieldEditor(field, self.form_page, keys)
+            editor = FieldEditor(field, self.form_page, keys, node_type)
             label = field.label + (" *" if field.required else "")
             holder = QWidget(self.form_page)
             column = QVBoxLayout(holder)
@@ -380,7 +398,7 @@ class InspectorPanel(QWidget):
             name
             for name, editor in self._editors.items()
             if name in self._dirty
-            or editor.text() != F.show(editor.field, F.get_value(self._node, editor.field))
+            or editor.typed() != F.show(editor.field, F.get_value(self._node, editor.field))
         ]
         if changed:
             self._apply(changed)

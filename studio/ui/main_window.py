@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from studio.ui import commands
 from studio.ui.about import about_action
+from studio.ui.data_panel import DataPanel
 from studio.ui.dnd import FileDropFilter
 from studio.ui.document_panel import DocumentPanel
 from studio.ui.first_run import FirstRunHint
@@ -40,6 +41,7 @@ from studio.ui.keyboard import (
 from studio.ui.library_panel import LibraryPanel
 from studio.ui.node_menus import build_node_menus
 from studio.ui.palette import PalettePanel
+from studio.ui.platform_panel import PlatformPanel
 from studio.ui.preview_pane import PreviewPane
 from studio.ui.revisions_panel import RevisionsPanel
 from studio.ui.settings import UiSettings
@@ -144,6 +146,8 @@ class MainWindow(QMainWindow):
         self.revisions = RevisionsPanel(self)
         self.state_panel = StatePanel(self)
         self.document_panel = DocumentPanel(self)
+        self.data_panel = DataPanel(self)
+        self.platform_panel = PlatformPanel(self)
         self.agent_placeholder = QLabel(AGENT_LOADING, self)
         self.agent_placeholder.setObjectName("agentPlaceholder")
         self.agent_placeholder.setMinimumSize(AGENT_SHEET_MINIMUM)
@@ -168,10 +172,16 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.inspector_dock, self.revisions_dock)
         self.tabifyDockWidget(self.inspector_dock, self.state_dock)
+        self.data_dock = self._dock("dataDock", "Data", self.data_panel, right, keep_height=False)
+        self.tabifyDockWidget(self.inspector_dock, self.data_dock)
         self.document_dock = self._dock(
             "documentDock", "Theme and window", self.document_panel, right, keep_height=False
         )
         self.tabifyDockWidget(self.inspector_dock, self.document_dock)
+        self.platform_dock = self._dock(
+            "platformDock", "Platform modules", self.platform_panel, right, keep_height=False
+        )
+        self.tabifyDockWidget(self.inspector_dock, self.platform_dock)
         self.inspector_dock.raise_()
         self.resizeDocks(
             [self.library_dock, self.agent_dock], [360, 340], Qt.Orientation.Horizontal
@@ -255,7 +265,9 @@ class MainWindow(QMainWindow):
             self.inspector_dock,
             self.revisions_dock,
             self.state_dock,
+            self.data_dock,
             self.document_dock,
+            self.platform_dock,
             self.agent_dock,
         ):
             view_menu.addAction(dock.toggleViewAction())
@@ -326,6 +338,8 @@ class MainWindow(QMainWindow):
         c.shownChanged.connect(self.spec_tree.present)
         c.shownChanged.connect(self.state_panel.present)
         c.shownChanged.connect(self.document_panel.present)
+        c.shownChanged.connect(self.data_panel.present)
+        c.shownChanged.connect(self.platform_panel.present)
         c.selectionChanged.connect(self.spec_tree.select_nodes)
         c.selectionChanged.connect(self.preview_pane.select_nodes)
         c.inspectorTarget.connect(self.inspector.show_node)
@@ -348,6 +362,11 @@ class MainWindow(QMainWindow):
         c.edits.stateRefused.connect(self.state_panel.show_error)
         self.document_panel.changeRequested.connect(c.edits.edit_document)
         c.edits.documentRefused.connect(self.document_panel.show_error)
+        self.data_panel.dataRequested.connect(c.edits.set_data)
+        c.edits.dataRefused.connect(self.data_panel.show_error)
+        self.platform_panel.addRequested.connect(c.edits.add_platform_module)
+        self.platform_panel.removeRequested.connect(c.edits.remove_platform_module)
+        c.edits.platformRefused.connect(self.platform_panel.show_error)
         self.preview_pane.nodeClicked.connect(c.select)
         self.preview_pane.platformRequested.connect(c.run_platform)
         self.revisions.undoRequested.connect(c.undo)

@@ -39,6 +39,8 @@ class NodeEdits(QObject):
 
     stateRefused = Signal(str)
     documentRefused = Signal(str, str)  # the document panel's field, the line
+    dataRefused = Signal(str)
+    platformRefused = Signal(str)
 
     def __init__(
         self, workspace: Workspace, report: Callable[[str], None], parent: QObject | None = None
@@ -154,6 +156,31 @@ class NodeEdits(QObject):
 
     def remove_state_key(self, key: str) -> bool:
         return self._state(lambda: E.remove_state_key(self.workspace, key))
+
+    def _panel(self, command: Callable[[], object], refused: Signal) -> bool:
+        """A document-level panel's edit: a refusal goes to the status line and the panel."""
+        try:
+            command()
+        except E.EditRefused as exc:
+            self._report(str(exc))
+            refused.emit(str(exc))  # type: ignore[attr-defined]  # a bound signal
+            return False
+        refused.emit("")  # type: ignore[attr-defined]  # a bound signal
+        return True
+
+    def set_data(self, data: dict[str, object], summary: str) -> bool:
+        """The data panel's edit (the whole `data` object after one change)."""
+        return self._panel(lambda: E.set_data(self.workspace, data, summary), self.dataRefused)
+
+    def add_platform_module(self, module: str) -> bool:
+        return self._panel(
+            lambda: E.add_platform_module(self.workspace, module), self.platformRefused
+        )
+
+    def remove_platform_module(self, module: str) -> bool:
+        return self._panel(
+            lambda: E.remove_platform_module(self.workspace, module), self.platformRefused
+        )
 
     def edit_document(self, spec: dict[str, object], summary: str, field: str) -> bool:
         """The document panel's edit (theme, window)."""

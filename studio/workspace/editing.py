@@ -23,7 +23,10 @@ from studio.workspace.workspace import Workspace
 
 __all__ = [
     "EditRefused",
+    "add_platform_module",
     "add_state_key",
+    "remove_platform_module",
+    "set_data",
     "remove_state_key",
     "rename_state_key",
     "set_state_value",
@@ -307,3 +310,71 @@ def remove_state_key(ws: Workspace, key: str) -> Revision:
     if not state:
         out.pop("state")
     return _replace(ws, out, f"Remove state key '{key}'")
+
+
+# --- data and platform modules (the document-level data and platform editors) -------------------
+
+
+def set_data(ws: Workspace, data: dict[str, object], summary: str) -> Revision:
+    """Replace the spec's `data` as one validated revision (an empty object removes it)."""
+    spec = _document_spec(ws, summary)
+    out = {**spec, "data": data}
+    if not data:
+        out.pop("data")
+    if out == spec:
+        raise EditRefused(f"{summary}: nothing changes")
+    return _replace(ws, out, summary)
+
+
+def _declared_modules(spec: dict[str, object]) -> list[str]:
+    from studio.platform.requires import required_modules
+
+    return required_modules(spec)
+
+
+def add_platform_module(ws: Workspace, module: str) -> Revision:
+    """Declare a platform module in `requires.platform` (the validator refuses one this build
+    does not have, naming it)."""
+    spec = _document_spec(ws, "Add platform module")
+    declared = _declared_modules(spec)
+    if module in declared:
+        raise EditRefused(f"requires.platform: {module!r} is already declared")
+    requires = spec.get("requires")
+    kept = dict(requires) if isinstance(requires, dict) else {}
+    out = {**spec, "requires": {**kept, "platform": [*declared, module]}}
+    return _replace(ws, out, f"Require platform module '{module}'")
+
+
+def remove_platform_module(ws: Workspace, module: str) -> Revision:
+    """Remove a module from `requires.platform`; refused with the calls that use it listed."""
+    from studio.spec.names import name_at
+    from studio.spec.platform_rules import module_calls
+
+    spec = _document_spec(ws, "Remove platform module")
+    declared = _declared_modules(spec)
+    if module not in declared:
+        raise EditRefused(f"requires.platform: {module!r} is not declared")
+    found = module_calls(spec, module)
+    if found:
+        places = []
+        for path, where, call in found[:6]:
+            name = name_at(spec, path) if path.startswith("root") else None
+            places.append(f"{name.phrase if name else path} ({where}: {call})")
+        more = f" and {len(found) - 6} more" if len(found) > 6 else ""
+        raise EditRefused(
+            f"platform module '{module}' is still called by {', '.join(places)}{more}: "
+            "change those first"
+        )
+    requires = spec.get("requires")
+    kept = (
+        {k: v for k, v in requires.items() if k != "platform"} if isinstance(requires, dict) else {}
+    )
+    remaining = [m for m in declared if m != module]
+    out: dict[str, object] = dict(spec)
+    if remaining:
+        out["requires"] = {**kept, "platform": remaining}
+    elif kept:
+        out["requires"] = kept
+    else:
+        out.pop("requires", None)
+    return _replace(ws, out, f"Remove platform module '{module}'")

@@ -14,6 +14,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from studio.document import Document
+from studio.spec import fields as F
 from studio.spec.validator import validate
 from studio.ui.field_editors import ActionListEditor, ConditionEditor, PaddingEditor
 from studio.ui.inspector import InspectorPanel
@@ -216,13 +217,26 @@ def test_icon_state_key_colour_and_dimension_editors(
     ]
 
 
-def test_a_json_valued_property_says_why_it_does_not_parse(
-    ws: Workspace, inspector: InspectorPanel
-) -> None:
-    ws.select("go")
-    type_into(inspector, "styleWhen", '[{"when": {"key": "on", "equals": true}')
-    assert inspector.field_error("styleWhen").startswith("Style when: not valid JSON")
-    assert "styleWhen" not in node(ws, "go")
+def test_no_property_of_any_node_type_is_a_line_of_json(qtbot: Any) -> None:
+    """Issue 13: every property is edited without writing JSON (objects and lists through the
+    structured editors of `studio.ui.schema_editors`; the JSON tab stays for whole nodes)."""
+    from PySide6.QtWidgets import QWidget
+
+    from studio.spec.rules import NODE_TYPES
+    from studio.ui.inspector import FieldEditor
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    lines = [
+        f"{type_}.{field.name}"
+        for type_ in NODE_TYPES
+        for field in F.fields_for(type_)
+        if field.kind == "json" and FieldEditor(field, host, [], type_).compound is None
+    ]
+    assert lines == []
+    placement = F.document_fields()[5]
+    assert placement.name == "window.placement"
+    assert FieldEditor(placement, host, []).compound is not None
 
 
 def finish(edit: QLineEdit, text: str) -> None:

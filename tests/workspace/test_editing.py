@@ -158,3 +158,37 @@ def test_state_keys_add_rename_every_use_and_remove_only_when_unused() -> None:
     for _ in range(3):
         ws.undo()
     assert ws.shown.spec == SPEC
+
+
+def test_data_is_set_as_one_revision_an_emptied_one_goes_and_a_bad_one_is_refused() -> None:
+    ws = open_ws(EMPTY)
+    E.set_data(ws, {"user": {"name": "Ada"}}, "Add data.user")
+    assert ws.shown.spec["data"] == {"user": {"name": "Ada"}}
+    with pytest.raises(E.EditRefused, match=r"^Add data\.user: nothing changes$"):
+        E.set_data(ws, {"user": {"name": "Ada"}}, "Add data.user")
+    E.set_data(ws, {}, "Remove data.user")
+    assert "data" not in ws.shown.spec
+    ws.undo()
+    assert ws.shown.spec["data"] == {"user": {"name": "Ada"}}
+
+
+def test_platform_modules_are_added_and_removed_only_when_nothing_calls_them() -> None:
+    ws = open_ws(EMPTY)
+    with pytest.raises(E.EditRefused, match="is not available in this build"):
+        E.add_platform_module(ws, "teleport")
+    assert "requires" not in ws.shown.spec
+    E.add_platform_module(ws, "calc")
+    assert ws.shown.spec["requires"] == {"platform": ["calc"]}
+    ws.select("root")
+    E.insert_type(ws, "button")
+    button = ws.shown.spec["root"]["children"][0]
+    calls = {**button, "onTap": [{"type": "platform", "call": "calc.evaluate", "args": {"expression": "1+1"}}]}  # fmt: skip
+    ws.edit_node("root.children[0]", calls, summary="Call calc")
+    with pytest.raises(E.EditRefused) as refused:
+        E.remove_platform_module(ws, "calc")
+    assert str(refused.value).startswith("platform module 'calc' is still called by button")
+    assert str(refused.value).endswith("(onTap[0]: calc.evaluate): change those first")
+    ws.undo()  # the call
+    E.remove_platform_module(ws, "calc")
+    assert "requires" not in ws.shown.spec
+    assert validate(ws.shown.spec).ok
