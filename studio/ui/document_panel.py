@@ -11,6 +11,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from studio.spec import fields as F
+from studio.ui.colour_editor import show_theme_colours
 from studio.ui.inspector import FieldEditor
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ class DocumentPanel(QWidget):
         for editor in self._editors.values():
             editor.set_text(F.show(editor.field, F.get_value(shown.spec, editor.field)))
             editor.show_error("")
+        show_theme_colours(self, shown.spec)
 
     def show_error(self, name: str, text: str) -> None:
         editor = self._editors.get(name)

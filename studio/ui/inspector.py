@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.spec import fields as F
+from studio.ui.colour_editor import ColourEditor, show_theme_colours
 from studio.ui.field_editors import (
     ActionListEditor,
     ButtonEditor,
@@ -65,6 +66,8 @@ def _compound(
         return ButtonEditor(parent, keys)
     if field.name == "navigationIcon":
         return ButtonEditor(parent, keys, icon=True)
+    if field.kind == "color":
+        return ColourEditor(parent)
     if field.kind == "json":
         from studio.ui.schema_editors import SchemaEditor, structured
 
@@ -303,6 +306,7 @@ class InspectorPanel(QWidget):
                 continue
             editor.set_text(F.show(editor.field, F.get_value(node, editor.field)))
             editor.show_error("")
+        show_theme_colours(self.form_page, workspace.shown.spec)
         self.json_edit.setPlainText(json.dumps(node, indent=2, ensure_ascii=False))
 
     def _build(self, node_type: str | None) -> None:

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.spec import fields as F
+from studio.ui.colour_editor import ColourEditor
 from studio.ui.field_editors import ActionListEditor, CompoundEditor, ConditionEditor
 
 #: How deep forms nest (a selector's container holds a container...); deeper is a JSON line.
@@ -453,6 +454,26 @@ class CompoundPart(Part):
         self.editor.set_text("" if value is None else json.dumps(value, ensure_ascii=False))
 
 
+class ColourPart(Part):
+    """A colour (a role, hex, or a light and dark pair) in the inspector's colour editor."""
+
+    def __init__(self, field: F.Field, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.field = field
+        self.editor = ColourEditor(self)
+        self.editor.changed.connect(self.changed)
+        layout.addWidget(self.editor)
+        self.setObjectName(f"part_{field.name}")
+
+    def value(self) -> Any:
+        return F.parse(self.field, self.editor.text())
+
+    def set_value(self, value: Any) -> None:
+        self.editor.set_text(F.show(self.field, value))
+
+
 class StylePart(Part):
     """Style overrides: rows of a style property and its value (an editor of that property's
     kind), for `styleWhen`."""
@@ -654,6 +675,8 @@ def part_for(
 ) -> Part:
     """The part that edits a value of `rule` (a property `name` of some object)."""
     field = F.field_of(name, rule, required)
+    if field.kind == "color":
+        return ColourPart(field, parent)
     if field.kind != "json":
         return ScalarPart(field, keys, parent)
     ref = F.ref_name(rule)

@@ -24,6 +24,7 @@ from studio.resources import resource_path
 from studio.spec import fields as F
 from studio.spec import tree
 from studio.spec.validator import validate
+from studio.ui.colour_editor import ONE, PAIR, ColourEditor
 from studio.ui.field_editors import (
     ActionListEditor,
     ButtonEditor,
@@ -32,6 +33,7 @@ from studio.ui.field_editors import (
     PaddingEditor,
 )
 from studio.ui.schema_editors import (
+    ColourPart,
     CompoundPart,
     EnumSetPart,
     ListPart,
@@ -304,7 +306,24 @@ def fill_actions(editor: ActionListEditor, actions: list[dict[str, Any]]) -> QLi
     return last
 
 
+def fill_colour(editor: ColourEditor, value: Any) -> QLineEdit:
+    """A colour as a designer picks it: a role or hex typed, or both halves of a pair."""
+    pair = isinstance(value, dict)
+    editor.mode.setCurrentText(PAIR if pair else ONE)
+    editor.mode.activated.emit(editor.mode.currentIndex())
+    tokens = value if pair else {"light": value}
+    line: QLineEdit | None = None
+    for mode, token in tokens.items():
+        line = editor.tokens[mode].combo.lineEdit()
+        assert line is not None
+        line.setText(str(token))
+    assert line is not None
+    return line
+
+
 def fill_compound(editor: CompoundEditor, value: Any) -> QLineEdit:
+    if isinstance(editor, ColourEditor):
+        return fill_colour(editor, value)
     if isinstance(editor, ActionListEditor):
         return fill_actions(editor, value)
     if isinstance(editor, ButtonEditor):
@@ -366,7 +385,7 @@ def fill_part(part: Part, value: Any, clicked: Callable[[], None]) -> QLineEdit 
             row = part.rows[index] if index < len(part.rows) else part.add_row()
             last = fill_part(row, item, clicked)
         return last
-    assert isinstance(part, CompoundPart), part
+    assert isinstance(part, CompoundPart | ColourPart), part
     return fill_compound(part.editor, value)
 
 

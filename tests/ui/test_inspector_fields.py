@@ -69,7 +69,11 @@ def revisions(ws: Workspace) -> list[str]:
 
 
 def line(inspector: InspectorPanel, name: str) -> QLineEdit:
+    from studio.ui.colour_editor import ColourEditor
+
     widget = inspector.editor(name)
+    if isinstance(widget, ColourEditor):
+        widget = widget.tokens["light"].combo
     if isinstance(widget, QComboBox):
         edit = widget.lineEdit()
         assert edit is not None
