@@ -353,6 +353,7 @@ class MainWindow(QMainWindow):
         self.spec_tree.refusal = c.edits.drop_refusal
         self.preview_drop.refusal = c.edits.drop_refusal
         self.preview_drop.describe = c.edits.describe
+        self.preview_drop.selected = self.spec_tree.selected_paths
         self.preview_drop.dropRequested.connect(c.edits.drop)
         self.node_palette.insertRequested.connect(c.edits.insert)
         self.state_panel.addRequested.connect(c.edits.add_state_key)

@@ -1,6 +1,7 @@
-"""Drops onto the preview in edit mode: a palette entry or dragged tree rows land before, after or
-inside the node under the cursor, with an indicator over the preview that shows where, or why
-the drop would be refused, before the drop."""
+"""Drags on the preview in edit mode: a node pressed and dragged on the preview moves (the
+selection, where the pressed node is in it), and a palette entry, dragged tree rows or preview
+nodes land before, after or inside the node under the cursor, with an indicator over the preview
+that shows where, or why the drop would be refused, before the drop."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QDragMoveEvent, QDropEvent
-from PySide6.QtWidgets import QFrame, QLabel, QWidget
+from PySide6.QtGui import QDrag, QDragMoveEvent, QDropEvent, QMouseEvent, QPainter, QPixmap
+from PySide6.QtWidgets import QApplication, QFrame, QLabel, QWidget
 
 from studio.spec.catalog import container
-from studio.ui.spec_tree import Refusal, drag_payload
+from studio.ui.spec_tree import Refusal, drag_payload, nodes_mime
 
+#: The widest a dragged node's picture is drawn under the cursor (px).
+DRAG_IMAGE_WIDTH = 240
 #: (node path, node type, its rect in the preview widget's coordinates)
 Target = tuple[str, str, QRect]
 
@@ -24,6 +27,7 @@ class PreviewDropTarget(QObject):
     what cannot take a drop, such as a repeat's instance); `refusal` judges a drop."""
 
     dropRequested = Signal(list, str, str, str)  # paths, new type ("": a move), target, position
+    dragStarted = Signal(list)  # the paths of the nodes a drag on the preview carries
 
     def __init__(
         self,
@@ -42,6 +46,12 @@ class PreviewDropTarget(QObject):
         self.refusal: Refusal = lambda *_args: None
         #: A node's readable name for the hint (`studio.spec.names`).
         self.describe: Callable[[str], str] = lambda path: path
+        #: The selected nodes' paths (a drag from a selected node carries all of them).
+        self.selected: Callable[[], list[str]] = list
+        #: Where the left button went down on a node (its path), until a drag starts from it.
+        self._press: tuple[QPointF, str] | None = None
+        #: A drag started from the press: its release is not a click (which would select).
+        self._dragged = False
         self._targets: list[Target] | None = None
         self.indicator = QFrame(widget)
         self.indicator.setObjectName("previewDropIndicator")
@@ -90,8 +100,70 @@ class PreviewDropTarget(QObject):
             return path, "inside", rect
         return path, ("before" if offset < rect.height() / 2 else "after"), rect
 
+    def node_at(self, point: QPointF) -> str | None:
+        """The path of the smallest node on screen under `point` (None: none, or the root)."""
+        under = [t for t in self.targets() if t[2].contains(point.toPoint())]
+        if not under:
+            return None
+        path = min(under, key=lambda t: t[2].width() * t[2].height())[0]
+        return None if path == "root" else path
+
+    def _mouse(self, event: QMouseEvent) -> bool:
+        """Start a drag of the node pressed on once the cursor has moved far enough with the
+        button held (the press itself still reaches the preview, which selects the node)."""
+        kind = event.type()
+        left = Qt.MouseButton.LeftButton
+        if kind == QEvent.Type.MouseButtonPress:
+            self._press, self._dragged = None, False
+            if event.button() == left and self._enabled():
+                self._targets = None
+                path = self.node_at(event.position())
+                self._press = (event.position(), path) if path is not None else None
+            return False
+        if kind == QEvent.Type.MouseButtonRelease:
+            dragged, self._press, self._dragged = self._dragged, None, False
+            return dragged
+        if self._press is None or not event.buttons() & left or not self._enabled():
+            return False
+        start, path = self._press
+        if (event.position() - start).manhattanLength() < QApplication.startDragDistance():
+            return False
+        self._press, self._dragged = None, True
+        selected = self.selected()
+        paths = selected if path in selected else [path]
+        self.dragStarted.emit(paths)
+        drag = QDrag(self._widget)
+        drag.setMimeData(nodes_mime(paths))
+        rect = next((t[2] for t in self.targets() if t[0] == path), None)
+        if rect is not None and not rect.isEmpty():
+            # The node as drawn follows the cursor, at most 240 px wide, faded a little.
+            image = self._widget.grab(rect).toImage()
+            if image.width() > DRAG_IMAGE_WIDTH:
+                image = image.scaledToWidth(
+                    DRAG_IMAGE_WIDTH, Qt.TransformationMode.SmoothTransformation
+                )
+            faded = QPixmap(image.size())
+            faded.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(faded)
+            painter.setOpacity(0.8)
+            painter.drawImage(0, 0, image)
+            painter.end()
+            drag.setPixmap(faded)
+            scale = image.width() / rect.width()
+            drag.setHotSpot(((start - QPointF(rect.topLeft())) * scale).toPoint())
+        self._targets = None
+        drag.exec(Qt.DropAction.MoveAction)
+        return True
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
+        if kind in (
+            QEvent.Type.MouseButtonPress,
+            QEvent.Type.MouseMove,
+            QEvent.Type.MouseButtonRelease,
+        ):
+            assert isinstance(event, QMouseEvent)
+            return self._mouse(event)
         if kind not in (
             QEvent.Type.DragEnter,
             QEvent.Type.DragMove,

@@ -71,6 +71,13 @@ def fill_menu(menu: QMenu, items: Sequence[MenuItem]) -> None:
             menu.addAction(entry)
 
 
+def nodes_mime(paths: list[str]) -> QMimeData:
+    """The drag payload of spec nodes being moved (tree rows, or nodes dragged on the preview)."""
+    data = QMimeData()
+    data.setData(NODES_MIME, json.dumps(paths).encode())
+    return data
+
+
 def drag_payload(data: QMimeData) -> tuple[list[str], str | None] | None:
     """(paths, None) for dragged tree rows, ([], type) for a palette entry, None otherwise."""
     if data.hasFormat(NODES_MIME):
@@ -97,10 +104,8 @@ class _TreeView(QTreeView):
         paths = self._panel.selected_paths()
         if not paths:
             return
-        data = QMimeData()
-        data.setData(NODES_MIME, json.dumps(paths).encode())
         drag = QDrag(self)
-        drag.setMimeData(data)
+        drag.setMimeData(nodes_mime(paths))
         drag.exec(Qt.DropAction.MoveAction)
 
     def drop_place(self, point: QPoint) -> tuple[str, str, QRect]:

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence, QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QMenu
 
 from studio.spec.validator import validate
-from studio.ui.spec_tree import NODES_MIME
+from studio.ui.spec_tree import NODES_MIME, nodes_mime
 from tests.helpers.studio import OFFSCREEN_SIZE_HINTS
 from tests.helpers.studio import StudioHarness as Studio
 
@@ -391,6 +391,57 @@ def preview_point(studio: Studio, address: str, where: str) -> QPoint:
     y = {"before": 1.0, "inside": b["height"] / 2, "after": b["height"] - 1.0}[where]
     scene = preview.screen_item().mapToScene(QPointF(b["x"] + b["width"] / 2, b["y"] + y))
     return QPoint(round(scene.x()), round(scene.y()))
+
+
+def press_and_drag_on(studio: Studio, widget: Any, start: QPoint, by: QPoint) -> None:
+    """Press the left button at `start` and move by `by` with it held, as a hand starts a drag."""
+    left, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+    def act() -> None:
+        QTest.mousePress(widget, left, none, start)
+        moved = QPointF(start + by)
+        event = QMouseEvent(
+            QEvent.Type.MouseMove, moved, widget.mapToGlobal(moved), Qt.MouseButton.NoButton,
+            left, none,
+        )  # fmt: skip
+        QApplication.sendEvent(widget, event)
+        QTest.mouseRelease(widget, left, none, start + by)
+
+    gesture(studio, act)
+
+
+def test_dragging_nodes_on_the_preview_moves_them(studio: Studio) -> None:
+    """Issue 13: "drag to reorder and re-parent ... on the preview in edit mode"."""
+    window = studio.window
+    quick = window.preview_pane.preview.quick_widget
+    started: list[list[str]] = []
+    window.preview_drop.dragStarted.connect(started.append)
+    far = QPoint(0, QApplication.startDragDistance() + 4)
+    # Not in edit mode: a press and move on the preview runs the prototype, no drag.
+    press_and_drag_on(studio, quick, preview_point(studio, "go", "inside"), far)
+    assert started == []
+    window.preview_pane.edit_button.setChecked(True)
+    # A move shorter than the drag distance is a click, not a drag.
+    press_and_drag_on(studio, quick, preview_point(studio, "go", "inside"), QPoint(0, 1))
+    assert started == []
+    press_and_drag_on(studio, quick, preview_point(studio, "go", "inside"), far)
+    assert started == [["root.children[3]"]]
+    # The drag carries the node as tree rows do: dropped before the title, it moves there.
+    assert drag(studio, quick, preview_point(studio, "title", "before"), nodes_mime(started[-1]))
+    assert ids(studio) == ["go", "title", "email", "actions"]
+    assert studio.status == "Applied: Move button 'go' before text 'title'"
+    # From a node in a multi-selection, the drag carries the whole selection.
+    click_row(studio, "go")
+    click_row(studio, "email", Qt.KeyboardModifier.ControlModifier)
+    press_and_drag_on(studio, quick, preview_point(studio, "email", "inside"), far)
+    assert sorted(started[-1]) == sorted(window.spec_tree.selected_paths())
+    assert len(started[-1]) == 2
+    assert drag(studio, quick, preview_point(studio, "title", "before"), nodes_mime(started[-1]))
+    assert ids(studio) == ["go", "email", "title", "actions"]
+    assert validate(shown(studio)).ok
+    gesture(studio, studio.controller.undo)
+    gesture(studio, studio.controller.undo)
+    assert shown(studio) == FORM
 
 
 def test_palette_and_tree_drops_onto_the_preview_in_edit_mode(studio: Studio) -> None:
