@@ -14,11 +14,10 @@ import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
-    QCompleter,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -39,6 +38,7 @@ from studio.ui.field_editors import (
     ConditionEditor,
     PaddingEditor,
 )
+from studio.ui.icon_picker import attach_icon_picker
 
 if TYPE_CHECKING:
     from studio.workspace import Workspace
@@ -120,10 +120,7 @@ class FieldEditor:
             elif kind == "dimension":
                 combo.addItems(["", "fill", "wrap"])
             elif kind == "icon":
-                completer = QCompleter(QStringListModel(list(F.icon_names()), combo), combo)
-                completer.setFilterMode(Qt.MatchFlag.MatchContains)
-                completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-                combo.setCompleter(completer)
+                attach_icon_picker(combo)
             self.combo, self.widget = combo, combo
             self.line = combo.lineEdit()
         else:

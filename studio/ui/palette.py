@@ -34,11 +34,13 @@ def _icon_family() -> str:
     return families[0] if families else ""
 
 
-def kind_icon(kind: NodeKind) -> QIcon:
-    """The type's Material icon drawn from the icon font (an empty icon when it is missing)."""
+@cache
+def material_icon(name: str) -> QIcon:
+    """A Material icon by its spec name, drawn from the icon font the preview uses (an empty
+    icon for a name the font does not have)."""
     from studio.preview import icons
 
-    char, family = icons.glyph(kind.icon), _icon_family()
+    char, family = icons.glyph(name), _icon_family()
     if not char or not family:
         return QIcon()
     pixmap = QPixmap(ICON_PX * 2, ICON_PX * 2)
@@ -52,6 +54,11 @@ def kind_icon(kind: NodeKind) -> QIcon:
     painter.drawText(0, 0, ICON_PX, ICON_PX, Qt.AlignmentFlag.AlignCenter, char)
     painter.end()
     return QIcon(pixmap)
+
+
+def kind_icon(kind: NodeKind) -> QIcon:
+    """The node type's Material icon (an empty icon when it is missing)."""
+    return material_icon(kind.icon)
 
 
 class _KindList(QListWidget):

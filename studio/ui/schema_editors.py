@@ -19,12 +19,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QCompleter,
     QFormLayout,
     QFrame,
     QHBoxLayout,
@@ -40,6 +39,7 @@ from PySide6.QtWidgets import (
 from studio.spec import fields as F
 from studio.ui.colour_editor import ColourEditor
 from studio.ui.field_editors import ActionListEditor, CompoundEditor, ConditionEditor
+from studio.ui.icon_picker import attach_icon_picker
 
 #: How deep forms nest (a selector's container holds a container...); deeper is a JSON line.
 MAX_NESTING = 3
@@ -101,10 +101,7 @@ class ScalarPart(Part):
             combo.setEditable(True)
             combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
             if kind == "icon":
-                completer = QCompleter(QStringListModel(list(F.icon_names()), combo), combo)
-                completer.setFilterMode(Qt.MatchFlag.MatchContains)
-                completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-                combo.setCompleter(completer)
+                attach_icon_picker(combo)
             else:
                 extra = {"color": field.choices, "stateKey": keys, "dimension": ("fill", "wrap")}
                 combo.addItems(["", *extra[kind]])

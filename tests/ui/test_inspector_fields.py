@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from studio.document import Document
@@ -219,6 +220,44 @@ def test_icon_state_key_colour_and_dimension_editors(
         "name",
         "on",
     ]
+
+
+def drawn(icon: QIcon) -> bool:
+    """Whether an icon has any ink (a glyph drawn), not just an empty square."""
+    image = icon.pixmap(24, 24).toImage()
+    return any(
+        image.pixelColor(x, y).alpha() > 0
+        for x in range(image.width())
+        for y in range(image.height())
+    )
+
+
+# The completion popup: the offscreen platform cannot raise it or grab keys.
+@pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")
+def test_the_icon_picker_shows_each_icon_beside_its_name(
+    ws: Workspace, inspector: InspectorPanel
+) -> None:
+    """Issue 13: "a searchable icon picker with previews"."""
+    ws.select("star")
+    icon = inspector.editor("name")
+    assert isinstance(icon, QComboBox)
+    completer = icon.completer()
+    assert completer is not None
+    completer.setCompletionPrefix("FAVOR")  # any case, any part of the name
+    model = completer.completionModel()
+    names = [model.index(row, 0).data() for row in range(model.rowCount())]
+    assert names == ["favorite", "favorite_border"]
+    decorations = [model.index(row, 0).data(Qt.ItemDataRole.DecorationRole) for row in (0, 1)]
+    assert all(drawn(icon) for icon in decorations)
+    # The field shows the icon its name draws, and nothing for a name that draws none.
+    line_edit = icon.lineEdit()
+    assert line_edit is not None
+    preview = line_edit.findChild(QAction, "iconPreview")
+    assert isinstance(preview, QAction) and drawn(preview.icon())  # "star"
+    type_into(inspector, "name", "no_such_icon", enter=False)
+    assert not drawn(preview.icon())
+    type_into(inspector, "name", "home")
+    assert drawn(preview.icon()) and node(ws, "star")["name"] == "home"
 
 
 def test_no_property_of_any_node_type_is_a_line_of_json(qtbot: Any) -> None:
