@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 from PySide6.QtGui import QAction, QIcon
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from studio.document import Document
