@@ -28,6 +28,7 @@ Rectangle {
     readonly property bool chrome: preview.deviceChrome
     readonly property real opacityValue: placement.opacity === undefined ? 1 : placement.opacity
     property alias overlayLayer: overlay
+    property alias anchorLayerHost: anchorLayerItem
     readonly property alias rootDelegate: rootDelegate
     readonly property real statusBar: preview.bars.status
     readonly property real navigationBar: preview.bars.navigation
@@ -77,8 +78,12 @@ Rectangle {
         // Android gravity: the offset moves the window away from the edge it is pulled to
         // (inward for end and bottom), from the centre to the right/down; the window stays
         // on the screen (WM `prototypeGravity`, PL: "A positive y lifts a bottom-gravity window").
+        // A floating window follows an anchored root (HO `moveAnchored`): `winX`, `winY`.
+        readonly property var anchoredAt: rootDelegate.g.winX === undefined ? null
+            : Qt.point(rootDelegate.g.winX, rootDelegate.g.winY)
         x: {
             if (screen.kind !== "floating") return 0;
+            if (anchoredAt) return Math.max(0, Math.min(screen.width - width, anchoredAt.x));
             var g = gravity, dx = offset.x || 0;
             var at = g.endsWith("start") ? dx : g.endsWith("end") ? screen.width - width - dx
                 : (screen.width - width) / 2 + dx;
@@ -88,6 +93,7 @@ Rectangle {
             if (screen.kind === "sheet")
                 return screen.placement.edge === "top" ? 0 : screen.height - height - imeLift;
             if (screen.kind !== "floating") return 0;
+            if (anchoredAt) return Math.max(0, Math.min(screen.height - height, anchoredAt.y));
             var g = gravity, dy = offset.y || 0;
             var at = g.startsWith("top") ? dy : g.startsWith("bottom") ? screen.height - height - dy
                 : (screen.height - height) / 2 + dy;
@@ -135,6 +141,11 @@ Rectangle {
             height: parent.height - windowBox.barHeight
             clip: true
             opacity: windowBox.opaqueWindow ? screen.opacityValue : 1
+            readonly property bool anchorStop: true
+            // Anchors are screen dp: the layout subtracts where this area starts on the screen.
+            readonly property point origin: Qt.point(windowBox.x, windowBox.y + y)
+            onOriginChanged: preview.setOrigin(origin.x, origin.y)
+            Component.onCompleted: preview.setOrigin(origin.x, origin.y)
             // The fullscreen scrim, behind the content (HO: the content box's background).
             Rectangle {
                 anchors.fill: parent
@@ -157,6 +168,16 @@ Rectangle {
             }
             // The layout measures text with these items (they go with the scene).
             Measure { id: measure }
+            Item {
+                // Anchored nodes below the root, at screen coordinates less this area's origin
+                // (SC `PrototypeAnchorLayer`): above the tree, below dialogs, sheets and
+                // snackbars; only the content area clips them.
+                id: anchorLayerItem
+                objectName: "anchorLayer"
+                anchors.fill: parent
+                z: 5
+                readonly property bool anchorLayer: true
+            }
             Item {
                 id: overlay
                 objectName: "overlay"

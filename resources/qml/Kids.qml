@@ -12,9 +12,25 @@ Item {
     readonly property var list: d.n ? d.n.kids : []
     onListChanged: sync()
     Component.onCompleted: sync()
+    // Anchored children live in a layer, not in this item: they go with it.
+    Component.onDestruction: {
+        for (var k in made)
+            if (made[k] && made[k].authored === host) made[k].destroy();
+    }
     Component {
         id: kid
         NodeDelegate {}
+    }
+    Component {
+        id: anchored
+        AnchoredKid {}
+    }
+    // An anchored child is drawn in the nearest anchor layer above (a dialog's or sheet's
+    // overlay), else the window's (AnchoredKid.qml).
+    function anchorLayerFor() {
+        for (var p = host.parent; p; p = p.parent)
+            if (p.anchorLayer === true) return p;
+        return anchorLayerHost;
     }
     function sync() {
         var keep = {};
@@ -26,8 +42,13 @@ Item {
                 // stacked in the nodes' order however late it is made (`z`: its index)
                 // incubated (as a Repeater does), so a deep tree is not cut off by QQmlComponent's
                 // nested-creation limit
-                item = kid.incubateObject(host, {n: node, z: node.order,
-                    inh: Qt.binding(function() { return d.locals; })}, Qt.Synchronous).object;
+                if (node.layered === 1)
+                    item = anchored.incubateObject(anchorLayerFor(), {node: node, z: 100 + node.order,
+                        authored: host, locals: Qt.binding(function() { return d.locals; })},
+                        Qt.Synchronous).object;
+                else
+                    item = kid.incubateObject(host, {n: node, z: node.order,
+                        inh: Qt.binding(function() { return d.locals; })}, Qt.Synchronous).object;
             }
             keep[key] = item;
         }

@@ -5,6 +5,8 @@ import QtQuick
 Item {
     id: o
     property Item ownerDelegate: d
+    // Anchored nodes inside the modal are drawn above it, here (AnchoredKid.qml).
+    readonly property bool anchorLayer: true
     readonly property bool open: {
         d.n.rev;
         return d.shown && preview.isOpen(d.n);

@@ -244,6 +244,7 @@ class PreviewController(QObject):
         tree.clock24 = self._clock24
         tree.motion = bool(self._get_motion())
         tree.edit_mode = self._edit_mode
+        tree.floating = self._get_window().get("type") == "floating"
 
     def reset_state(self) -> None:
         if self._runtime is not None:
@@ -447,6 +448,11 @@ class PreviewController(QObject):
     def setArea(self, width: float, height: float) -> None:  # noqa: N802 (QML name)
         """The window's content area (where dialogs, sheets and snackbars lay out)."""
         self._tree.set_area(width, height)
+
+    @Slot(float, float)
+    def setOrigin(self, x: float, y: float) -> None:  # noqa: N802 (QML name)
+        """The window's content area starts here on the screen (anchors are screen dp)."""
+        self._tree.set_origin(x, y)
 
     @Slot(QObject, float, float)
     def scrolled(self, n: NodeObject, x: float, y: float) -> None:

@@ -48,6 +48,62 @@ _FILL_W = frozenset({"listItem", "tabBar", "slider", "topAppBar", "bottomNav"})
 _LINEAR = frozenset({"column", "row", "card"})
 
 
+# -- anchors (PrototypeAnchorLayout.kt) ---------------------------------------------------------
+
+
+def bounds_anchor(node: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The node's `anchor` when it is a bounds anchor (screen dp); an element anchor needs the
+    app behind the prototype to resolve it, which a preview does not have."""
+    anchor = node.get("anchor")
+    if isinstance(anchor, Mapping) and anchor.get("type") == "bounds":
+        bounds = anchor.get("bounds")
+        if isinstance(bounds, Mapping):
+            return anchor
+    return None
+
+
+def anchor_covers(anchor: Mapping[str, Any]) -> bool:
+    """`cover` (the default) lays the node over the bounds, sized to them
+    (`prototypeAnchorCovers`)."""
+    return anchor.get("alignment") in (None, "cover")
+
+
+def anchor_cons(anchor: Mapping[str, Any], max_w: float, max_h: float) -> Cons:
+    """The constraints an anchored node is measured with (SC `Modifier.prototypeAnchor`): the
+    bounds exactly for `cover`, else the whole space the prototype content is given, loose."""
+    if anchor_covers(anchor):
+        b = anchor["bounds"]
+        w = max(0.0, float(b.get("width", 0)))
+        h = max(0.0, float(b.get("height", 0)))
+        return w, w, h, h, 0
+    return 0.0, max_w, 0.0, max_h, 0
+
+
+def anchor_origin(anchor: Mapping[str, Any], slot_w: float, slot_h: float) -> tuple[float, float]:
+    """The top-left, in screen dp, of a node whose slot (its touch target included) is
+    `slot_w` x `slot_h` (`prototypeAnchorRect`, left to right): cover takes the bounds' corner;
+    an edge alignment puts the node's matching edge on the bounds' edge, centred along the
+    other axis; the offset comes last, in screen axes."""
+    b = anchor["bounds"]
+    left, top = float(b.get("x", 0)), float(b.get("y", 0))
+    width, height = float(b.get("width", 0)), float(b.get("height", 0))
+    centred_x = left + (width - slot_w) / 2
+    centred_y = top + (height - slot_h) / 2
+    alignment = anchor.get("alignment") or "cover"
+    x, y = {
+        "cover": (left, top),
+        "top": (centred_x, top),
+        "bottom": (centred_x, top + height - slot_h),
+        "start": (left, centred_y),
+        "end": (left + width - slot_w, centred_y),
+    }.get(alignment, (left, top))
+    offset = anchor.get("offset")
+    if isinstance(offset, Mapping):
+        x += float(offset.get("x", 0))
+        y += float(offset.get("y", 0))
+    return x, y
+
+
 def clamp(value: float, lo: float, hi: float) -> float:
     return max(lo, min(hi, value))
 
@@ -349,6 +405,12 @@ class LNode:
     def floating(self) -> bool:
         return self.type in FLOATING
 
+    @property
+    def layered(self) -> bool:
+        """An anchored node below the root: drawn in its window's anchor layer, it takes no
+        slot in its parent (SC `isLayeredPrototypeAnchor`)."""
+        return self.parent is not None and bounds_anchor(self.node) is not None
+
     def animated(self, host: Host) -> bool:
         """Whether its visibleWhen transitions animate (PrototypeMotion.kt)."""
         return (
@@ -366,7 +428,11 @@ class LNode:
 
     def in_flow(self, host: Host) -> bool:
         """Takes part in its parent's layout (hidden nodes and hoisted modals take no space)."""
-        return (self.shown(host) or self.current_reveal(host) > 0) and not self.floating
+        return (
+            (self.shown(host) or self.current_reveal(host) > 0)
+            and not self.floating
+            and not self.layered
+        )
 
     def grow(self, host: Host) -> float:
         kind = self.node.get("transition", "default")
@@ -378,7 +444,14 @@ class LNode:
 
 def measure(host: Host, ln: LNode, c: Cons, limit: float = INF) -> None:
     """Measure `ln` with constraints `c` (and its subtree); `limit`: how far along an unbounded
-    main axis anything can be seen (a lazily measured container may stop there)."""
+    main axis anything can be seen (a lazily measured container may stop there). A node with a
+    `cover` bounds anchor is measured at its bounds whatever it is offered (SC
+    `Modifier.prototypeAnchor`: `Constraints.fixed`)."""
+    anchor = bounds_anchor(ln.node)
+    covers = anchor is not None and anchor_covers(anchor)
+    if covers:
+        assert anchor is not None
+        c = anchor_cons(anchor, 0.0, 0.0)
     if not ln.dirty and ln.cons == c and (ln.partial < 0 or limit <= ln.limit):
         return
     ln.cons = c
@@ -411,7 +484,12 @@ def measure(host: Host, ln: LNode, c: Cons, limit: float = INF) -> None:
     pad_b = st["pb"] + safe[1]
     ln.pads = (pad_l, pad_r, pad_t, pad_b)
     pad_h, pad_v = pad_l + pad_r, pad_t + pad_b
-    box = own_box(c, st, fill_w, fill_h)
+    if covers:
+        # A cover anchor sizes the node to its bounds; authored sizes play no part (SC
+        # `prototypeNodeModifier`: no `authoredSizeModifier` under a cover anchor).
+        box: Box = (c[0], c[1], False, c[2], c[3], False)
+    else:
+        box = own_box(c, st, fill_w, fill_h)
     cmin_w = 0.0 if box[2] else max(0.0, box[0] - pad_h)
     cmax_w = max(0.0, box[1] - pad_h)
     cmin_h = 0.0 if box[5] else max(0.0, box[3] - pad_v)

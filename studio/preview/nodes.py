@@ -178,6 +178,11 @@ class NodeObject(QObject):
         (PrototypeSpecContent.kt `RenderPrototypeNode`: AnimatedVisibility for visibleWhen)."""
         return int("visibleWhen" in self.ln.node)
 
+    def _get_layered(self) -> int:
+        """1 for an anchored node below the root: its delegate goes into the anchor layer
+        (`studio.preview.anchors`)."""
+        return int(self.ln.layered)
+
     def _get_geo(self) -> dict[str, Any]:
         return self._geo
 
@@ -206,6 +211,7 @@ class NodeObject(QObject):
     conditional = Property(int, _get_conditional, notify=propsChanged)
     st = Property("QVariantMap", _get_style, notify=styleChanged)  # type: ignore[arg-type]
     shown = Property(int, _get_shown, notify=styleChanged)
+    layered = Property(int, _get_layered, notify=propsChanged)
     geo = Property("QVariantMap", _get_geo, notify=geoChanged)  # type: ignore[arg-type]
     kids = Property("QVariantList", _get_kids, notify=kidsChanged)  # type: ignore[arg-type]
     rev = Property(int, _get_rev, notify=revChanged)

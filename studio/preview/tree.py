@@ -21,6 +21,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QImageReader
 
 from studio.preview import icons
+from studio.preview.anchors import AnchorLayer, has_anchors
 from studio.preview.layout import FLOATING, INF, LNode, measure
 from studio.preview.measure import QuickMeasurer
 from studio.preview.nodes import (
@@ -76,6 +77,12 @@ class SceneTree:
         self._completer.timeout.connect(self._complete_step)
         self.on_layout: Callable[[], None] | None = None
         self._closed = False
+        #: Nodes with a bounds anchor (studio.preview.anchors); `floating`: the window wraps its
+        #: root and follows an anchored one; `_origin`: the content area's top-left on the screen.
+        self.anchors = AnchorLayer()
+        self._has_anchors = False
+        self.floating = False
+        self._origin = (0.0, 0.0)
 
     # -- layout.Host -------------------------------------------------------------------------
     def style(self, ln: LNode) -> dict[str, Any]:
@@ -141,6 +148,8 @@ class SceneTree:
         self._images.clear()
         self._lazy_scrolls.clear()
         self._addresses = LazyAddresses(spec)
+        self._has_anchors = has_anchors(spec)
+        self.anchors.clear()
         self.root = LNode(spec["root"], "root", {}, "", None)
         self.root_obj = self._make(self.root)
         if old is not None:
@@ -150,6 +159,7 @@ class SceneTree:
 
     def reset_addresses(self, spec: dict[str, Any]) -> None:
         self._addresses = LazyAddresses(spec)
+        self._has_anchors = has_anchors(spec)
 
     def address(self, ln: LNode) -> str:
         """The node's address in the spec shown (`studio.spec.address`: its id, else its path)."""
@@ -209,6 +219,13 @@ class SceneTree:
                     ln.mark_dirty()
             self.relayout()
 
+    def set_origin(self, x: float, y: float) -> None:
+        """Where the window's content area starts on the screen (anchors are screen dp)."""
+        if self._origin != (x, y):
+            self._origin = (x, y)
+            if self._has_anchors:
+                self.relayout()
+
     def _built(self) -> Iterable[LNode]:
         return self.root.walk() if self.root is not None else ()
 
@@ -223,6 +240,7 @@ class SceneTree:
         measure(self, root, (0.0, max_w, 0.0, max_h, 0), INF)
         root.x = (root.sw - root.w) / 2
         root.y = (root.sh - root.h) / 2
+        self._place_anchors(root)
         area_w = max_w if math.isfinite(max_w) else root.sw
         area_h = max_h if math.isfinite(max_h) else root.sh
         window = (-root.x, -root.y, area_w - root.x, area_h - root.y)
@@ -236,6 +254,15 @@ class SceneTree:
             and not self._completer.isActive()
         ):
             self._completer.start()
+
+    def _place_anchors(self, root: LNode) -> None:
+        """Put an anchored root and the layered anchors where the phone draws them."""
+        if not self._has_anchors or self._root_max is None:
+            if self.anchors.listed or self.anchors.holders:
+                self.anchors.clear()
+            return
+        self.anchors.place_root(root, self._origin, self.floating)
+        self.anchors.place(self, root, self._root_max, self._origin)
 
     def _complete_step(self) -> None:
         """Measure more of what lazily measured scrolls left out (changes nothing placed)."""
@@ -334,10 +361,17 @@ class SceneTree:
         st = ln.st or {}
         kids: list[LNode] = []
         windows: list[Window] = []
+        listed, holders = self.anchors.listed, self.anchors.holders
         for k in ln.built_kids:
             if k.floating:
                 kids.append(k)
                 windows.append(None)
+                continue
+            if k.layered:
+                # Drawn in the anchor layer at its own place, never culled by this window.
+                if id(k) in listed and k.cons is not None:
+                    kids.append(k)
+                    windows.append(None)
                 continue
             if id(k) not in flow:
                 if "visibleWhen" in k.node and not k.in_flow(self) and not k.floating:
@@ -356,7 +390,7 @@ class SceneTree:
                     or top - my > y1 + _SLACK
                     or left + k.w + mx < x0 - _SLACK
                     or top + k.h + my < y0 - _SLACK
-                ):
+                ) and id(k) not in holders:  # an anchored node's ancestor stays made
                     continue
                 windows.append((x0 - left, y0 - top, x1 - left, y1 - top))
             else:
@@ -396,6 +430,8 @@ class SceneTree:
         if not kids:
             return
         child = kids[0]
+        if child.layered:
+            return  # measured and placed in the anchor layer
         area_w, _ = self._area
         if ln.type == "bottomSheet":
             measure(self, child, (0.0, area_w, 0.0, INF, 0))
@@ -538,6 +574,8 @@ def _geo(ln: LNode) -> dict[str, Any]:
         "fillW": ln.fill_w, "fillH": ln.fill_h, "measured": ln.cons is not None,
     }  # fmt: skip
     extra = ln.extra
+    if "window_at" in extra:
+        geo["winX"], geo["winY"] = extra["window_at"]
     if ln.type == "scroll" and "content" in extra:
         geo["contentW"], geo["contentH"] = extra["content"]
     elif ln.type == "pager":

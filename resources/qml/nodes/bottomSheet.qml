@@ -96,10 +96,22 @@ Item {
             NodeDelegate {
                 id: child
                 y: handle.visible ? 20 : 0
-                n: d.n.kids.length > 0 ? d.n.kids[0] : null
+                n: d.n.kids.length > 0 && d.n.kids[0].layered !== 1 ? d.n.kids[0] : null
                 inh: d.ts
                 width: fillW ? sheet.width : Math.min(implicitWidth, sheet.width)
                 height: fillH ? Math.max(0, sheet.height - y) : Math.min(implicitHeight, Math.max(0, sheet.height - y))
+            }
+        }
+        // An anchored child is drawn above the modal at its anchor, not inside it (SC
+        // `layeredPrototypeAnchorsIn`; AnchoredKid.qml).
+        Loader {
+            anchors.fill: parent
+            z: 100
+            active: d.n.kids.length > 0 && d.n.kids[0].layered === 1
+            sourceComponent: AnchoredKid {
+                authored: parent ? parent.parent : null  // the Overlay
+                node: d.n.kids[0]
+                locals: d.ts
             }
         }
     }

@@ -68,7 +68,7 @@ Item {
                 NodeDelegate {
                     id: child
                     visible: d.n.kids.length > 0 && shown
-                    n: d.n.kids.length > 0 ? d.n.kids[0] : null
+                    n: d.n.kids.length > 0 && d.n.kids[0].layered !== 1 ? d.n.kids[0] : null
                     inh: d.ts
                     width: fillW ? parent.width : Math.min(implicitWidth, parent.width)
                 }
@@ -90,6 +90,18 @@ Item {
                         onClicked: preview.closeOverlay(d.n, "confirm")
                     }
                 }
+            }
+        }
+        // An anchored child is drawn above the modal at its anchor, not inside it (SC
+        // `layeredPrototypeAnchorsIn`; AnchoredKid.qml).
+        Loader {
+            anchors.fill: parent
+            z: 100
+            active: d.n.kids.length > 0 && d.n.kids[0].layered === 1
+            sourceComponent: AnchoredKid {
+                authored: parent ? parent.parent : null  // the Overlay
+                node: d.n.kids[0]
+                locals: d.ts
             }
         }
     }

@@ -1,0 +1,108 @@
+"""The window's anchor layer: where the preview draws nodes with a bounds `anchor`, as AutoMobile's
+Compose renderer does (SC `PrototypeAnchorLayer`, `layeredPrototypeAnchors`,
+`layeredPrototypeAnchorsIn`; PrototypeAnchorLayout.kt `Modifier.prototypeAnchor`).
+
+An anchored node below the root takes no slot in its parent and is not clipped by it: it is
+measured against the whole space the prototype content is given (its bounds exactly for `cover`)
+and placed at screen coordinates (dp), less the content area's origin on the screen, in a layer
+above the tree (resources/qml/DeviceScreen.qml `anchorLayer`) or, inside an open dialog or sheet,
+above that modal (Overlay.qml). Only the window's content area clips it. An anchored root stays
+in the tree at its anchor; in a floating window the window itself moves onto it instead
+(HO `moveAnchored`). Its delegate is still made by its authored parent (`AnchoredKid.qml`), so
+it keeps the content colour there and appears, fades and goes with its ancestors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from studio.preview.layout import (
+    FLOATING,
+    Host,
+    LNode,
+    anchor_cons,
+    anchor_origin,
+    bounds_anchor,
+    measure,
+)
+
+#: The types whose children the phone composes inline (SC `PROTOTYPE_INLINE_CONTAINER_ROLES`),
+#: and the modals, whose children their own layer lists (`layeredPrototypeAnchorsIn`).
+_PARENTS = frozenset({"box", "row", "column", "scroll", "card", "pager"}) | FLOATING
+
+
+def has_anchors(value: Any) -> bool:
+    """Whether a spec (or any part of it) holds a node with a bounds anchor."""
+    if isinstance(value, Mapping):
+        if bounds_anchor(value) is not None:
+            return True
+        return any(has_anchors(v) for k, v in value.items() if k in ("root", "child", "children"))
+    if isinstance(value, list):
+        return any(has_anchors(v) for v in value)
+    return False
+
+
+class AnchorLayer:
+    """The layered anchors of the tree shown, and the ancestors that must stay instantiated so
+    that the authored parent can make each anchored node's delegate."""
+
+    def __init__(self) -> None:
+        #: The anchored nodes the phone draws in a layer (ids of their LNodes).
+        self.listed: set[int] = set()
+        #: Their ancestors: never dropped for being out of view.
+        self.holders: set[int] = set()
+
+    def clear(self) -> None:
+        self.listed.clear()
+        self.holders.clear()
+
+    def place_root(self, root: LNode, origin: tuple[float, float], floating: bool) -> None:
+        """Move a measured root onto its anchor (a floating window instead moves onto it:
+        recorded as `extra["window_at"]`, the window's top-start on the screen)."""
+        root.extra.pop("window_at", None)
+        anchor = bounds_anchor(root.node)
+        if anchor is None:
+            return
+        x, y = anchor_origin(anchor, root.sw, root.sh)
+        if floating:
+            # HO `moveAnchored`: the root stays at the window's (0, 0).
+            root.extra["window_at"] = (x, y)
+        else:
+            root.x += x - origin[0]
+            root.y += y - origin[1]
+
+    def place(
+        self, host: Host, root: LNode, space: tuple[float, float], origin: tuple[float, float]
+    ) -> None:
+        """Measure every layered anchor against `space` and place it in layer coordinates (the
+        content area's, whose top-left is at `origin` on the screen)."""
+        self.clear()
+        for ln, chain in _layered(host, root, ()):
+            self.listed.add(id(ln))
+            self.holders.update(chain)
+            anchor = bounds_anchor(ln.node)
+            assert anchor is not None
+            measure(host, ln, anchor_cons(anchor, *space))
+            x, y = anchor_origin(anchor, ln.sw, ln.sh)
+            ln.x = x - origin[0] + (ln.sw - ln.w) / 2
+            ln.y = y - origin[1] + (ln.sh - ln.h) / 2
+
+
+def _layered(
+    host: Host, parent: LNode, chain: tuple[int, ...]
+) -> Iterator[tuple[LNode, tuple[int, ...]]]:
+    """The anchored nodes below `parent` in tree order, with their ancestors' ids
+    (`anchorsBelow`): only the children of inline containers and modals, and of a pager only its
+    current page; under hidden ancestors too (their parent then makes no delegate for them)."""
+    if parent.type not in _PARENTS:
+        return
+    chain = (*chain, id(parent))
+    kids = parent.kids(host)
+    if parent.type == "pager":
+        current = parent.extra.get("current", host.page(str(parent.node.get("id", ""))))
+        kids = kids[current : current + 1] if 0 <= current < len(kids) else []
+    for kid in kids:
+        if kid.layered:
+            yield kid, chain
+        yield from _layered(host, kid, chain)
