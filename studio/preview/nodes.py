@@ -113,7 +113,8 @@ class NodeObject(QObject):
         self._address = address
         self._qml_props: dict[str, Any] | None = None
         self._style: dict[str, Any] | None = ln.st
-        self._shown_seen = self._get_shown()
+        known = ln.known_shown
+        self._shown_seen = int(known if known is not None else "visibleWhen" not in ln.node)
         self._geo: dict[str, Any] = {}
         self._kids: list[NodeObject] = []
         self._rev = 0
@@ -168,7 +169,13 @@ class NodeObject(QObject):
 
     def _get_shown(self) -> int:  # int, not bool: see PreviewController
         shown = self.ln.known_shown
-        return int(shown if shown is not None else "visibleWhen" not in self.ln.node)
+        if shown is None:
+            # Not evaluated since it changed (a restyle invalidates every node, then reloads the
+            # delegates before the next layout): what was last announced stands until the layout
+            # evaluates it and `sync_view` announces the change. A delegate that read the
+            # default here would keep it, as `styleChanged` only fires on a change.
+            return self._shown_seen
+        return int(shown)
 
     def _get_tappable(self) -> int:
         return int(bool(self.ln.node.get("onTap")))
