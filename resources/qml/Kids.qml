@@ -1,6 +1,8 @@
 // The delegates of a node's children that the layout instantiates (`d.n.kids`: those on screen
 // or about to scroll into view), each placed by its own layout results. Children are made and
-// dropped one by one as the list changes (a scroll moving), stacked in the nodes' order.
+// dropped one by one as the list changes (a scroll moving), stacked in the nodes' order. A node
+// with a `visibleWhen` gets a MotionDelegate (its transitions), any other the lighter
+// NodeDelegate; a child reads its composition locals from `locals` here.
 import QtQuick
 
 Item {
@@ -8,6 +10,7 @@ Item {
     // as large as the content it hosts children in (edit-mode picking walks the items by bounds)
     width: parent ? parent.width : 0
     height: parent ? parent.height : 0
+    readonly property var locals: d.locals
     property var made: ({})
     readonly property var list: d.n ? d.n.kids : []
     onListChanged: sync()
@@ -15,6 +18,10 @@ Item {
     Component {
         id: kid
         NodeDelegate {}
+    }
+    Component {
+        id: moving
+        MotionDelegate {}
     }
     function sync() {
         var keep = {};
@@ -26,8 +33,8 @@ Item {
                 // stacked in the nodes' order however late it is made (`z`: its index)
                 // incubated (as a Repeater does), so a deep tree is not cut off by QQmlComponent's
                 // nested-creation limit
-                item = kid.incubateObject(host, {n: node, z: node.order,
-                    inh: Qt.binding(function() { return d.locals; })}, Qt.Synchronous).object;
+                item = (node.conditional === 1 ? moving : kid).incubateObject(host,
+                    {n: node, z: node.order}, Qt.Synchronous).object;
             }
             keep[key] = item;
         }
