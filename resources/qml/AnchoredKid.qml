@@ -18,11 +18,18 @@ Item {
     opacity: {
         var f = 1;
         for (var p = authored; p && p !== w.parent && p.anchorStop !== true; p = p.parent)
-            if (p.isNodeDelegate === true) f *= p.reveal;
+            if (p.isNodeDelegate === true && p.reveal !== undefined) f *= p.reveal;
         return f;
     }
-    NodeDelegate {
-        n: w.node
-        inh: w.locals
+    // A node with a visibleWhen animates as in its authored place (MotionDelegate).
+    Component {
+        id: plain
+        NodeDelegate { n: w.node; inh: w.locals }
     }
+    Component {
+        id: moving
+        MotionDelegate { n: w.node; inh: w.locals }
+    }
+    // Made once: an edit that adds or removes the node's visibleWhen rebuilds its parent.
+    Component.onCompleted: (w.node && w.node.conditional === 1 ? moving : plain).createObject(w)
 }

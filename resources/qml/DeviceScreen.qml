@@ -29,6 +29,46 @@ Rectangle {
     readonly property real opacityValue: placement.opacity === undefined ? 1 : placement.opacity
     property alias overlayLayer: overlay
     property alias anchorLayerHost: anchorLayerItem
+
+    // The parts a node delegate makes only when its node needs them (NodeDelegate.decorate):
+    // one component each for every delegate, which passes itself as `d`.
+    Component {
+        id: styleBoxPart
+        StyleBox {}
+    }
+    Component {
+        id: tapPart
+        // The whole reserved touch target takes the tap, not only the drawn node.
+        MouseArea {
+            property Item d
+            x: -((d.g.sw || 0) - d.width) / 2
+            y: -((d.g.sh || 0) - d.height) / 2
+            width: d.g.sw || 0
+            height: d.g.sh || 0
+            enabled: !preview.editMode
+            onClicked: preview.tap(d.n, "")
+        }
+    }
+    Component {
+        id: outlinePart
+        Rectangle {
+            property Item d
+            anchors.fill: parent
+            anchors.margins: -1
+            color: "transparent"
+            border.width: 2
+            border.color: preview.selected === d.address ? "#1A73E8" : "#F29900"
+        }
+    }
+    Component {
+        id: shiftPart
+        // A style offset, and a sliding node's lift.
+        Translate {
+            property Item d
+            x: d.st.ox || 0
+            y: (d.st.oy || 0) + d.lift
+        }
+    }
     readonly property alias rootDelegate: rootDelegate
     readonly property real statusBar: preview.bars.status
     readonly property real navigationBar: preview.bars.navigation
@@ -71,9 +111,9 @@ Rectangle {
         readonly property real sheetHeight: Math.min(screen.height, screen.placement.height || 0)
         // A bottom sheet rises above the keyboard (PL `prototypeImeShiftPx`).
         readonly property real imeLift: screen.kind === "sheet" && screen.placement.edge !== "top" ? screen.keyboardHeight : 0
-        width: screen.kind === "floating" ? Math.min(screen.width, rootDelegate.slotW) : screen.width
+        width: screen.kind === "floating" ? Math.min(screen.width, (rootDelegate.g.sw || 0)) : screen.width
         height: screen.kind === "sheet" ? sheetHeight
-            : screen.kind === "floating" ? Math.min(screen.height, rootDelegate.slotH)
+            : screen.kind === "floating" ? Math.min(screen.height, (rootDelegate.g.sh || 0))
             : screen.height
         // Android gravity: the offset moves the window away from the edge it is pulled to
         // (inward for end and bottom), from the centre to the right/down; the window stays
@@ -152,7 +192,7 @@ Rectangle {
                 visible: windowBox.fullscreen && screen.placement.scrim !== undefined
                 color: screen.placement.scrim || "transparent"
             }
-            NodeDelegate {
+            MotionDelegate {
                 id: rootDelegate
                 n: preview.root
                 inh: ({})

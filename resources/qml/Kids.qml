@@ -1,6 +1,9 @@
 // The delegates of a node's children that the layout instantiates (`d.n.kids`: those on screen
 // or about to scroll into view), each placed by its own layout results. Children are made and
-// dropped one by one as the list changes (a scroll moving), stacked in the nodes' order.
+// dropped one by one as the list changes (a scroll moving), stacked in the nodes' order. A node
+// with a `visibleWhen` gets a MotionDelegate (its transitions), any other the lighter
+// NodeDelegate; a child reads its composition locals from `locals` here. An anchored child is
+// made in an anchor layer instead (AnchoredKid.qml).
 import QtQuick
 
 Item {
@@ -8,6 +11,7 @@ Item {
     // as large as the content it hosts children in (edit-mode picking walks the items by bounds)
     width: parent ? parent.width : 0
     height: parent ? parent.height : 0
+    readonly property var locals: d.locals
     property var made: ({})
     readonly property var list: d.n ? d.n.kids : []
     onListChanged: sync()
@@ -20,6 +24,10 @@ Item {
     Component {
         id: kid
         NodeDelegate {}
+    }
+    Component {
+        id: moving
+        MotionDelegate {}
     }
     Component {
         id: anchored
@@ -47,8 +55,8 @@ Item {
                         authored: host, locals: Qt.binding(function() { return d.locals; })},
                         Qt.Synchronous).object;
                 else
-                    item = kid.incubateObject(host, {n: node, z: node.order,
-                        inh: Qt.binding(function() { return d.locals; })}, Qt.Synchronous).object;
+                    item = (node.conditional === 1 ? moving : kid).incubateObject(host,
+                        {n: node, z: node.order}, Qt.Synchronous).object;
             }
             keep[key] = item;
         }

@@ -1,8 +1,11 @@
 // A node's style box, behind its content: the elevation shadow, the gradient or background colour
-// and the border, with the node's corner radii (`d` is the NodeDelegate).
+// and the border, with the node's corner radii. Made by NodeDelegate.decorate from a shared
+// component (DeviceScreen.qml), so the delegate comes as a property.
 import QtQuick
 
 Item {
+    property Item d
+    anchors.fill: parent
     Loader {
         anchors.fill: parent
         active: (d.st.elevation || 0) > 0

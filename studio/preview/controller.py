@@ -155,8 +155,10 @@ class PreviewController(QObject):
         if node == ln.node:
             ln.node = node  # the shared subtree's identity, for the next edit's `is` check
             return
-        if node.get("id") != ln.node.get("id") or (
-            not ln.scope and self._tree.address(ln) in changed
+        if (
+            node.get("id") != ln.node.get("id")
+            or (not ln.scope and self._tree.address(ln) in changed)
+            or _animates(node) != _animates(ln.node)
         ):
             self._replace(ln, node)
             return
@@ -195,10 +197,14 @@ class PreviewController(QObject):
 
     def _replace(self, ln: LNode, node: dict[str, Any]) -> None:
         """A new subtree for `ln` (its delegate reloads); a node whose type or address changed
-        is rebuilt by its parent instead (addresses are fixed per object)."""
+        is rebuilt by its parent instead (addresses are fixed per object), and so is one that
+        gained or lost its `visibleWhen` (its delegate's kind changes: Kids.qml)."""
         obj = ln.obj
         moved = obj is not None and self._tree.address_for(ln, node) != obj.address
-        if moved or (obj is not None and node.get("type") != ln.type):
+        kind = obj is not None and (
+            node.get("type") != ln.type or _animates(node) != _animates(ln.node)
+        )
+        if moved or kind:
             if ln.parent is not None:
                 self._replace(ln.parent, ln.parent.node)
                 return
@@ -915,3 +921,8 @@ class PreviewController(QObject):
         """Stop the layout's background work (before the scene goes)."""
         self._layout_timer.stop()
         self._tree.close()
+
+
+def _animates(node: dict[str, Any]) -> bool:
+    """Whether the node's delegate is a MotionDelegate (Kids.qml): it has a `visibleWhen`."""
+    return "visibleWhen" in node

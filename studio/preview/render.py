@@ -191,6 +191,7 @@ def render_spec(
     # The first screen only: what a scroll holds below it is never measured (it cannot move
     # anything on the first screen; tests/preview/test_lazy_scroll.py).
     scene.controller.tree.complete_in_idle = False
+    scene.controller.tree.look_ahead = False  # nor are rows made ahead of a scroll it never moves
     try:
         scene.show(spec)
         image = scene.grab()

@@ -75,6 +75,15 @@ class SceneTree:
         self._completer = QTimer()
         self._completer.setInterval(0)
         self._completer.timeout.connect(self._complete_step)
+        #: Instantiate the rows half a viewport ahead of each scroll, so that a scroll step finds
+        #: them made (off for a one-shot render, which never scrolls). A new spec's first frame
+        #: makes only what can be seen; the rows ahead follow in the next idle pass.
+        self.look_ahead = True
+        self._ahead_ready = False
+        self._ahead = QTimer()
+        self._ahead.setSingleShot(True)
+        self._ahead.setInterval(0)
+        self._ahead.timeout.connect(self._mount_ahead)
         self.on_layout: Callable[[], None] | None = None
         self._closed = False
         #: Nodes with a bounds anchor (studio.preview.anchors); `floating`: the window wraps its
@@ -142,6 +151,8 @@ class SceneTree:
     def show(self, spec: dict[str, Any]) -> NodeObject:
         """A new spec's root (the old tree's objects are deleted)."""
         self._completer.stop()
+        self._ahead.stop()
+        self._ahead_ready = False
         old = self.root_obj
         self._by_key.clear()
         self._indexed.clear()
@@ -245,6 +256,8 @@ class SceneTree:
         area_h = max_h if math.isfinite(max_h) else root.sh
         window = (-root.x, -root.y, area_w - root.x, area_h - root.y)
         self._mount(root, None if self.eager else window)
+        if self.look_ahead and not self._ahead_ready and not self._ahead.isActive():
+            self._ahead.start()
         if self.on_layout is not None:
             self.on_layout()
         if (
@@ -263,6 +276,11 @@ class SceneTree:
             return
         self.anchors.place_root(root, self._origin, self.floating)
         self.anchors.place(self, root, self._root_max, self._origin)
+    def _mount_ahead(self) -> None:
+        """After a spec's first frame: instantiate the rows ahead of each scroll as well."""
+        if not self._closed:
+            self._ahead_ready = True
+            self.relayout()
 
     def _complete_step(self) -> None:
         """Measure more of what lazily measured scrolls left out (changes nothing placed)."""
@@ -412,7 +430,7 @@ class SceneTree:
             vx0, vy0 = max(vx0, window[0]), max(vy0, window[1])
             vx1, vy1 = min(vx1, window[2]), min(vy1, window[3])
         horizontal = ln.node.get("axis") == "horizontal"
-        ahead = (vx1 - vx0) / 2 if horizontal else (vy1 - vy0) / 2
+        ahead = 0.0 if not self._ahead_ready else (vx1 - vx0) / 2 if horizontal else (vy1 - vy0) / 2
         off_x, off_y = ln.extra.get("offset", (0.0, 0.0))
         left = pl - off_x + child.x
         top = pt - off_y + child.y
@@ -550,6 +568,7 @@ class SceneTree:
         """The scene is going: no more layouts (its delegates may still report while they go)."""
         self._closed = True
         self._completer.stop()
+        self._ahead.stop()
         self.measurer.close()
 
 

@@ -55,19 +55,23 @@ def _scope_token(inner: str, aliases: Mapping[str, Mapping[str, Any]], index: in
 
 def scan(text: str, resolve: Resolver) -> str:
     """`text` with every `{token}` that `resolve` knows replaced by its rendered value."""
+    # Jumps from one `{` to the next (most display text has none): the same left-to-right scan
+    # as a character loop, without a Python step per character.
     out: list[str] = []
     cursor = 0
-    while cursor < len(text):
-        if text[cursor] == "{":
-            close = text.find("}", cursor + 1)
-            if close >= 0:
-                value = resolve(text[cursor + 1 : close])
-                if value is not None:
-                    out.append(render_scalar(value))
-                    cursor = close + 1
-                    continue
-        out.append(text[cursor])
-        cursor += 1
+    while (start := text.find("{", cursor)) >= 0:
+        close = text.find("}", start + 1)
+        if close < 0:
+            break
+        value = resolve(text[start + 1 : close])
+        if value is None:  # not a placeholder: the `{` stays, the scan goes on after it
+            out.append(text[cursor : start + 1])
+            cursor = start + 1
+        else:
+            out.append(text[cursor:start])
+            out.append(render_scalar(value))
+            cursor = close + 1
+    out.append(text[cursor:])
     return "".join(out)
 
 

@@ -92,15 +92,19 @@ class Runtime:
         self._listeners: list[Listener] = []
         self._pending: dict[str, PlatformRequest] = {}
         self._request_counter = 0
-        # Per-subtree caches: a replace() re-walks only the subtrees the edit changed.
+        # Per-subtree caches: a replace() re-walks only the subtrees the edit changed. The
+        # whole tree is first walked on first need (see `_index`), not here: showing a big spec
+        # must not pay for walking what the preview never instantiates.
         self._facts: SubtreeFacts[_Fact] = SubtreeFacts(_own_facts)
         self._known: tuple[_Fact, ...] | None = None
-        self._rules: dict[str, list[ControlRule]] = {}
-        self._counts: dict[str, int] = {}
+        self._indexed = False
+        self._rules_by_key: dict[str, list[ControlRule]] = {}
+        self._page_counts: dict[str, int] = {}
+        #: Each pager's page; until the tree is indexed, empty (every pager is on page 0).
+        self._page_of: dict[str, int] = {}
         self._load(spec)
         self._state: dict[str, Scalar] = _initial_state(self._spec)
         self._data: dict[str, Any] = _initial_data(self._spec)
-        self._pages: dict[str, int] = dict.fromkeys(self._counts, 0)
         self._active = True
 
     def _load(self, spec: Mapping[str, Any]) -> None:
@@ -116,12 +120,45 @@ class Runtime:
         self._declared: dict[str, TypeClass] = {
             k: kind for k, v in initial.items() if (kind := type_class(v)) is not None
         }
-        # Only the path an edit changed is re-walked (see `SubtreeFacts`).
+        if self._indexed:
+            self._walk_facts()
+
+    def _walk_facts(self) -> None:
+        """The control rules and page counts of the spec's tree; only the path an edit changed is
+        re-walked (see `SubtreeFacts`)."""
         facts = self._facts.update(self._spec["root"])
         if facts != self._known:  # unchanged facts are the same objects: compared by identity
             self._known = facts
-            self._rules = rules_by_key((k, v) for k, v in facts if isinstance(v, ControlRule))
-            self._counts = {k: v for k, v in facts if isinstance(v, int)}
+            self._rules_by_key = rules_by_key(
+                (k, v) for k, v in facts if isinstance(v, ControlRule)
+            )
+            self._page_counts = {k: v for k, v in facts if isinstance(v, int)}
+
+    def _index(self) -> None:
+        """Walk the tree on first need: the first read of the pages or page counts, the first
+        write, event or re-show. Until then no pager has moved, so each is on page 0."""
+        if not self._indexed:
+            self._indexed = True
+            self._walk_facts()
+            self._page_of.update(dict.fromkeys(self._page_counts, 0))
+
+    @property
+    def _rules(self) -> dict[str, list[ControlRule]]:
+        """The control rules of each state key (the tree indexed first)."""
+        self._index()
+        return self._rules_by_key
+
+    @property
+    def _counts(self) -> dict[str, int]:
+        """Each pager's page count (the tree indexed first)."""
+        self._index()
+        return self._page_counts
+
+    @property
+    def _pages(self) -> dict[str, int]:
+        """Each pager's current page, one entry per pager (the tree indexed first)."""
+        self._index()
+        return self._page_of
 
     # --- reading -------------------------------------------------------------------------------
 

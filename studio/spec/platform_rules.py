@@ -17,16 +17,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from studio.spec import rules as R
 from studio.spec.binding import child_path, js_string
 from studio.spec.coerce import coerce_args
 from studio.spec.extensions import PlatformCatalog, default_catalog
 from studio.spec.state_rules import CONTROLS
+
+if TYPE_CHECKING:  # jsonschema is imported on the first platform action checked: opening a
+    # prototype without one (most) must not pay its ~50 ms import before the first frame
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 Raw = dict[str, Any]
 Failure = tuple[str, str]
@@ -54,6 +56,8 @@ def binding_of(value: Any) -> tuple[str, Any] | None:
 @lru_cache(maxsize=256)
 def _validator(schema_text: str) -> Draft202012Validator:
     import json
+
+    from jsonschema import Draft202012Validator
 
     return Draft202012Validator(json.loads(schema_text))
 
@@ -163,6 +167,8 @@ def _args_error(args: Raw, schema: dict[str, Any], state: Raw) -> Failure | None
     ]
     if not errors:
         return None
+    from jsonschema.exceptions import best_match
+
     worst = best_match(errors)
     parts = list(worst.absolute_path)
     at = ".args"
@@ -208,6 +214,8 @@ def _chips_reference(ref: Any, state: Raw, at: str, schema: Any) -> list[str] | 
         if not isinstance(state[key], bool):
             return place, f"Chip {js_string(value)} requires a boolean state key"
         if check is not None:
+            from jsonschema.exceptions import best_match
+
             wrong = best_match(check.iter_errors(value))
             if wrong is not None:
                 return place, f"Chip value {js_string(value)}: {wrong.message}"

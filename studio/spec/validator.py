@@ -292,6 +292,9 @@ def _validate_expanded(value: Any, lone: bool, catalog: PlatformCatalog | None) 
 def warm_up() -> None:
     """Generate and compile the walks now (~0.1 s each, once per process) rather than on the
     first validation, which in the studio is the user's first edit on the GUI thread. Call it
-    from a worker thread at start-up."""
+    from a worker thread at start-up. jsonschema, which checks platform actions' arguments, is
+    imported here too, so that neither the first frame nor the first such check pays for it."""
+    import jsonschema  # noqa: F401
+
     for mode in ("quick", "count", "ordered"):
         spec_check(mode)

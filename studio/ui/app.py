@@ -131,11 +131,8 @@ async def _main(
     launch: Any,
     file_opens: FileOpens,
 ) -> int:
-    # Phones over adb (adbutils loads off the GUI thread); not for one-shot smoke/screenshot runs,
-    # which must not leave an adb server behind.
     one_shot = args.smoke_test or args.screenshot
-    adb = None if one_shot else await off_loop(_adb_client)
-    studio = await compose(window, settings, adb=adb)
+    studio = await compose(window, settings)
     closed = asyncio.Event()
     window.closing.connect(closed.set)
     first_frame = _first_frame(window, studio.controller)
@@ -147,6 +144,11 @@ async def _main(
     # would otherwise delay it by ~0.3 s), or after a few seconds when nothing opens.
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.shield(first_frame), FIRST_PAINT_WAIT * 2)
+    # Phones over adb, for device mode: adbutils (~0.3 s to import) loads off the GUI thread and
+    # after the first preview frame, which it would otherwise delay; not for one-shot
+    # smoke/screenshot runs, which must not leave an adb server behind.
+    if not one_shot:
+        studio.adb = await off_loop(_adb_client)
     await studio.attach_extras()
     launch.serve(window, studio.controller.import_files)  # what later launches hand over
     # The validator's generated checks are compiled off the GUI thread, before the first edit.

@@ -6,6 +6,7 @@ PrototypeMaterialComponents.kt, PrototypeSpecContent.kt) do; and visibleWhen tra
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from PySide6.QtCore import QPoint
@@ -262,6 +263,28 @@ def test_prototypeEnterTransition_slide_is_vertical(preview: Any, qtbot: Any) ->
     lift = float(delegate.property("lift"))
     assert lift < 0  # slideInVertically: from above (minus half its height), never sideways
     qtbot.waitUntil(lambda: float(delegate.property("lift")) == 0)
+
+
+def test_prototypeEnterTransition_a_visibleWhen_added_by_an_edit_animates(
+    preview: Any, qtbot: Any
+) -> None:
+    # Only nodes with a visibleWhen animate (Kids.qml gives them a MotionDelegate): an edit that
+    # adds one makes the node animate as a node shown with it would, and removing it stops that.
+    plain = {"type": "text", "id": "hint", "text": "Hint"}
+    spec = screen({"show": True}, plain, {"type": "text", "text": "below"})
+    preview.set_spec(spec)
+    _entry(preview, "text", "Hint")
+    assert delegate_at(preview, "hint").property("reveal") is None  # nothing to animate
+    edited = copy.deepcopy(spec)
+    edited["root"]["children"][0]["visibleWhen"] = {"key": "show", "equals": True}
+    preview.apply_change(edited, ["hint"])
+    delegate = delegate_at(preview, "hint")
+    preview.runtime.set_value("show", False)
+    qtbot.waitUntil(lambda: 0 < float(delegate.property("reveal")) < 1)
+    qtbot.waitUntil(lambda: not delegate.isVisible())
+    preview.apply_change(copy.deepcopy(spec), ["hint"])
+    qtbot.waitUntil(lambda: delegate_at(preview, "hint").isVisible())
+    assert delegate_at(preview, "hint").property("reveal") is None
 
 
 def test_prototypeResolveAppearance_sources_in_the_phones_wire_names(quick: Any) -> None:

@@ -187,3 +187,44 @@ def test_a_render_of_the_first_screen_measures_nothing_below_and_matches_the_eag
     eager.show(spec)
     expected = eager.grab().convertToFormat(QImage.Format.Format_ARGB32)
     assert QImage(str(out)).convertToFormat(QImage.Format.Format_ARGB32) == expected
+
+
+def test_the_first_frame_makes_only_the_rows_on_screen_and_the_rows_ahead_follow(
+    scenes: tuple[Any, Any],
+) -> None:
+    """A new spec's first frame instantiates what can be seen and nothing ahead of it: that frame
+    is already the settled one, pixel for pixel; the rows half a screen below it are made in the
+    next idle pass, where the next scroll step finds them."""
+    from PySide6.QtGui import QImage
+
+    lazy, eager = scenes
+    spec = _list_spec()
+    eager.show(spec)
+    full = _bounds(eager)
+    lazy.load(spec)
+    first = lazy.grab_now().convertToFormat(QImage.Format.Format_ARGB32)
+    visible = {
+        a for a, b in full.items()
+        if a.startswith("row") and "." not in a and b["y"] < 915
+    }  # fmt: skip
+    ahead = {
+        a for a, b in full.items()
+        if a.startswith("row") and "." not in a and 915 <= b["y"] < 915 * 1.5 - 60
+    }  # fmt: skip
+    assert visible and ahead
+    made_first = {a for a in _bounds_now(lazy) if a.startswith("row") and "." not in a}
+    assert made_first == visible
+    assert lazy.grab().convertToFormat(QImage.Format.Format_ARGB32) == first
+    made = set(_bounds(lazy))
+    assert ahead <= made
+    _same_layout(lazy, eager)
+
+
+def _bounds_now(scene: Any) -> dict[str, dict[str, float]]:
+    """`_bounds` without letting the event loop run first."""
+    from studio.preview.inspect import visible_nodes
+
+    entries = visible_nodes(
+        scene.screen_item(), scene.controller.icon_families(), on_screen_only=False
+    )
+    return {e["address"]: e["bounds"] for e in entries}

@@ -51,6 +51,25 @@ def test_replace_drops_removed_pagers_and_adds_new_ones_at_zero(make_runtime: Ma
     assert rt.id == "controls"
 
 
+def test_a_replace_before_any_read_reports_every_pager_of_the_new_spec(
+    make_runtime: Make, changes: list[Change]
+) -> None:
+    """The runtime walks the tree on first need; a re-show that comes first still tells
+    subscribers about the new spec's pagers and types writes by its controls."""
+    rt = make_runtime("controls")
+    rt.subscribe(changes.append)
+    edited = load_spec("controls")
+    edited["root"]["children"].append(
+        {"type": "pager", "id": "fresh", "children": [{"type": "spacer"}, {"type": "spacer"}]}
+    )
+    rt.replace(edited)
+    (change,) = changes
+    assert change.pagers == {"fresh"}
+    assert rt.pages == {"fresh": 0} and rt.page_counts == {"fresh": 2}
+    rt.set_page("fresh", 5)
+    assert rt.pages == {"fresh": 1}
+
+
 def test_replace_types_writes_by_the_new_spec(make_runtime: Make) -> None:
     rt = make_runtime("controls")
     edited = load_spec("controls")

@@ -93,13 +93,13 @@ Item {
                 width: 32; height: 4; radius: 2
                 color: preview.colors.onSurfaceVariant
             }
-            NodeDelegate {
+            MotionDelegate {
                 id: child
                 y: handle.visible ? 20 : 0
                 n: d.n.kids.length > 0 && d.n.kids[0].layered !== 1 ? d.n.kids[0] : null
                 inh: d.ts
-                width: fillW ? sheet.width : Math.min(implicitWidth, sheet.width)
-                height: fillH ? Math.max(0, sheet.height - y) : Math.min(implicitHeight, Math.max(0, sheet.height - y))
+                width: g.fillW === true ? sheet.width : Math.min(implicitWidth, sheet.width)
+                height: g.fillH === true ? Math.max(0, sheet.height - y) : Math.min(implicitHeight, Math.max(0, sheet.height - y))
             }
         }
         // An anchored child is drawn above the modal at its anchor, not inside it (SC

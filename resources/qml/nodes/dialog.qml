@@ -65,12 +65,12 @@ Item {
                     color: preview.colors.onSurfaceVariant
                     text: { d.n.rev; return d.p.text ? preview.text(d.n, d.p.text) : ""; }
                 }
-                NodeDelegate {
+                MotionDelegate {
                     id: child
                     visible: d.n.kids.length > 0 && shown
                     n: d.n.kids.length > 0 && d.n.kids[0].layered !== 1 ? d.n.kids[0] : null
                     inh: d.ts
-                    width: fillW ? parent.width : Math.min(implicitWidth, parent.width)
+                    width: g.fillW === true ? parent.width : Math.min(implicitWidth, parent.width)
                 }
                 Row {
                     id: buttons

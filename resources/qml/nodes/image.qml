@@ -9,6 +9,11 @@ import ".."
 
 Item {
     id: root
+    // The constraints the layout measured it with (Infinity: unbounded).
+    readonly property real minW: d.g.cMinW || 0
+    readonly property real maxW: d.g.cMaxW === undefined ? Infinity : d.g.cMaxW
+    readonly property real minH: d.g.cMinH || 0
+    readonly property real maxH: d.g.cMaxH === undefined ? Infinity : d.g.cMaxH
     readonly property string url: {
         preview.themeRev;
         return preview.asset(d.p.asset);
@@ -22,8 +27,8 @@ Item {
         if (!ready) return ({w: 24, h: 24});
         var density = preview.density;
         function bucket(v) { var b = 1; while (b < v && b < 16384) b *= 2; return b; }
-        var tw = bucket(Math.round((isFinite(d.cMaxW) ? d.cMaxW : preview.deviceWidth) * density));
-        var th = bucket(Math.round((isFinite(d.cMaxH) ? d.cMaxH : preview.deviceHeight) * density));
+        var tw = bucket(Math.round((isFinite(maxW) ? maxW : preview.deviceWidth) * density));
+        var th = bucket(Math.round((isFinite(maxH) ? maxH : preview.deviceHeight) * density));
         var w = img.sourceSize.width, h = img.sourceSize.height, s = 1;
         while (s < 64 && ((Math.floor(w / s) / 2 >= tw && Math.floor(h / s) / 2 >= th)
             || Math.floor(w / s) * Math.floor(h / s) > 4 * 1024 * 1024)) s *= 2;
@@ -31,9 +36,9 @@ Item {
     }
     // A wrapped axis: the natural size, scaled down (keeping the shape) to fit the constraints,
     // or following the sized axis.
-    readonly property real fit: Math.min(1, d.cMaxW / Math.max(1e-6, natural.w), d.cMaxH / Math.max(1e-6, natural.h))
-    implicitWidth: !ready ? 24 : sizedH && !sizedW ? d.cMinH * natural.w / Math.max(1e-6, natural.h) : natural.w * fit
-    implicitHeight: !ready ? 24 : sizedW && !sizedH ? d.cMinW * natural.h / Math.max(1e-6, natural.w) : natural.h * fit
+    readonly property real fit: Math.min(1, maxW / Math.max(1e-6, natural.w), maxH / Math.max(1e-6, natural.h))
+    implicitWidth: !ready ? 24 : sizedH && !sizedW ? minH * natural.w / Math.max(1e-6, natural.h) : natural.w * fit
+    implicitHeight: !ready ? 24 : sizedW && !sizedH ? minW * natural.h / Math.max(1e-6, natural.w) : natural.h * fit
     // `cornerRadius` clips the image to the node's rounded shape: drawn by the `rounded` image
     // provider into the box (the software scene graph clips to rectangles only).
     readonly property bool rounded: d.st.hasRadius === true && (d.cornerRadius > 0 || d.st.rTL > 0

@@ -30,7 +30,7 @@ ListView {
         required property int index
         width: pv.pageW
         height: pv.height
-        NodeDelegate {
+        MotionDelegate {
             n: wrapper.modelData
             inh: d.locals
         }
