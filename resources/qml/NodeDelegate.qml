@@ -36,6 +36,10 @@ Item {
     readonly property bool shown: n ? n.shown === 1 : false
     readonly property bool tappable: n !== null && n.tappable === 1
     readonly property int generation: n ? n.generation : 0
+    // What node files read of the node object, safe while its object is gone and this delegate
+    // is going (a rebuilt parent deletes its old children's objects and delegates in one pass).
+    readonly property int rev: n ? n.rev : 0
+    readonly property var kids: n ? n.kids : []
     // Locals for the children: the content colour a component provides.
     readonly property var locals: {
         var item = loader.item;

@@ -4,7 +4,7 @@ import ".."
 
 Rectangle {
     readonly property string label: {
-        d.n.rev;
+        d.rev;
         return d.p.text ? preview.text(d.n, d.p.text) : "";
     }
     implicitHeight: label === "" ? 6 : 16

@@ -8,7 +8,7 @@ Rectangle {
     property bool defaultFillW: true
     readonly property var items: d.p.items || []
     readonly property int selected: {
-        d.n.rev;
+        d.rev;
         return d.p.pager ? preview.page(d.p.pager) : Number(preview.value(d.n, d.p.stateKey)) || 0;
     }
     implicitWidth: 360

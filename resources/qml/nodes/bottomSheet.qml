@@ -96,7 +96,7 @@ Item {
             MotionDelegate {
                 id: child
                 y: handle.visible ? 20 : 0
-                n: d.n.kids.length > 0 && d.n.kids[0].layered !== 1 ? d.n.kids[0] : null
+                n: d.kids.length > 0 && d.kids[0].layered !== 1 ? d.kids[0] : null
                 inh: d.ts
                 width: g.fillW === true ? sheet.width : Math.min(implicitWidth, sheet.width)
                 height: g.fillH === true ? Math.max(0, sheet.height - y) : Math.min(implicitHeight, Math.max(0, sheet.height - y))
@@ -107,10 +107,10 @@ Item {
         Loader {
             anchors.fill: parent
             z: 100
-            active: d.n.kids.length > 0 && d.n.kids[0].layered === 1
+            active: d.kids.length > 0 && d.kids[0].layered === 1
             sourceComponent: AnchoredKid {
                 authored: parent ? parent.parent : null  // the Overlay
-                node: d.n.kids[0]
+                node: d.kids[0]
                 locals: d.ts
             }
         }

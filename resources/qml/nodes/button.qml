@@ -10,7 +10,7 @@ MButton {
     iconName: d.p.icon || ""
     textColor: d.ts.color ? d.ts.color : ink
     text: {
-        d.n.rev;
+        d.rev;
         return preview.text(d.n, d.p.label || "");
     }
     onClicked: preview.tap(d.n, "")

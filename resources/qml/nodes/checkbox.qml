@@ -8,7 +8,7 @@ import ".."
 Item {
     id: root
     readonly property bool on: {
-        d.n.rev;
+        d.rev;
         return preview.value(d.n, d.p.stateKey) === true;
     }
     readonly property bool labelled: !!d.p.label
@@ -30,7 +30,7 @@ Item {
         width: Math.min(implicitWidth, Math.max(0, root.width - x))
         anchors.verticalCenter: parent.verticalCenter
         text: {
-            d.n.rev;
+            d.rev;
             return root.labelled ? preview.text(d.n, d.p.label) : "";
         }
     }

@@ -13,7 +13,7 @@ Item {
     id: chip
     readonly property bool filter: !!d.p.stateKey
     readonly property bool selected: {
-        d.n.rev;
+        d.rev;
         return filter && preview.value(d.n, d.p.stateKey) === true;
     }
     readonly property color ink: d.ts.color ? d.ts.color
@@ -51,7 +51,7 @@ Item {
             RoleText {
                 role: "labelLarge"
                 text: {
-                    d.n.rev;
+                    d.rev;
                     return preview.text(d.n, d.p.label || "");
                 }
                 color: chip.ink

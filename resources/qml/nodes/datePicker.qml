@@ -12,7 +12,7 @@ import ".."
 
 Rectangle {
     id: dp
-    readonly property string iso: { d.n.rev; return String(preview.value(d.n, d.p.stateKey) || "2024-01-01"); }
+    readonly property string iso: { d.rev; return String(preview.value(d.n, d.p.stateKey) || "2024-01-01"); }
     readonly property int year: Number(iso.slice(0, 4))
     readonly property int month: Number(iso.slice(5, 7)) - 1
     readonly property int day: Number(iso.slice(8, 10))

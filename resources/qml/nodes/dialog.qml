@@ -54,7 +54,7 @@ Item {
                     role: "headlineSmall"
                     wrapMode: Text.Wrap
                     horizontalAlignment: Text.AlignLeft
-                    text: { d.n.rev; return d.p.title ? preview.text(d.n, d.p.title) : ""; }
+                    text: { d.rev; return d.p.title ? preview.text(d.n, d.p.title) : ""; }
                 }
                 RoleText {
                     id: text
@@ -63,12 +63,12 @@ Item {
                     role: "bodyMedium"
                     wrapMode: Text.Wrap
                     color: preview.colors.onSurfaceVariant
-                    text: { d.n.rev; return d.p.text ? preview.text(d.n, d.p.text) : ""; }
+                    text: { d.rev; return d.p.text ? preview.text(d.n, d.p.text) : ""; }
                 }
                 MotionDelegate {
                     id: child
-                    visible: d.n.kids.length > 0 && shown
-                    n: d.n.kids.length > 0 && d.n.kids[0].layered !== 1 ? d.n.kids[0] : null
+                    visible: d.kids.length > 0 && shown
+                    n: d.kids.length > 0 && d.kids[0].layered !== 1 ? d.kids[0] : null
                     inh: d.ts
                     width: g.fillW === true ? parent.width : Math.min(implicitWidth, parent.width)
                 }
@@ -97,10 +97,10 @@ Item {
         Loader {
             anchors.fill: parent
             z: 100
-            active: d.n.kids.length > 0 && d.n.kids[0].layered === 1
+            active: d.kids.length > 0 && d.kids[0].layered === 1
             sourceComponent: AnchoredKid {
                 authored: parent ? parent.parent : null  // the Overlay
-                node: d.n.kids[0]
+                node: d.kids[0]
                 locals: d.ts
             }
         }

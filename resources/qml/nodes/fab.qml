@@ -53,7 +53,7 @@ Item {
                 visible: fab.extended
                 role: "labelLarge"
                 text: {
-                    d.n.rev;
+                    d.rev;
                     return fab.extended ? preview.text(d.n, d.p.label) : "";
                 }
                 color: preview.colors.onPrimaryContainer

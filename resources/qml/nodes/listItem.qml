@@ -15,7 +15,7 @@ Item {
     readonly property var trailing: d.p.trailing || null
     readonly property bool toggle: trailing !== null && (trailing.type === "switch" || trailing.type === "checkbox")
     readonly property bool on: {
-        d.n.rev;
+        d.rev;
         return toggle && preview.value(d.n, trailing.stateKey) === true;
     }
     readonly property color tint: d.ts.color || "transparent"
@@ -55,7 +55,7 @@ Item {
             width: parent.width
             role: "bodyLarge"
             text: {
-                d.n.rev;
+                d.rev;
                 return preview.text(d.n, d.p.headline || "");
             }
             color: li.tinted ? li.tint : preview.colors.onSurface
@@ -66,7 +66,7 @@ Item {
             visible: !!d.p.supporting
             role: "bodyMedium"
             text: {
-                d.n.rev;
+                d.rev;
                 return d.p.supporting ? preview.text(d.n, d.p.supporting) : "";
             }
             color: li.tinted ? li.tint : preview.colors.onSurfaceVariant

@@ -10,7 +10,7 @@ import ".."
 ListView {
     id: pv
     readonly property string pagerId: d.p.id || ""
-    readonly property int page: { d.n.rev; return preview.page(pagerId); }
+    readonly property int page: { d.rev; return preview.page(pagerId); }
     readonly property real pageW: d.g.pageW || 0
     implicitWidth: d.g.cw || 0
     implicitHeight: d.g.ch || 0
@@ -23,7 +23,7 @@ ListView {
     interactive: !preview.editMode
     cacheBuffer: 0
     currentIndex: page
-    model: d.n.kids
+    model: d.kids
     delegate: Item {
         id: wrapper
         required property var modelData

@@ -13,7 +13,7 @@ Item {
     readonly property bool circular: d.p.variant === "circular"
     readonly property bool determinate: !!d.p.stateKey
     readonly property real fraction: {
-        d.n.rev;
+        d.rev;
         if (!determinate) return 0;
         var v = Number(preview.value(d.n, d.p.stateKey));
         var max = d.p.max || 1;

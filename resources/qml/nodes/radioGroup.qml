@@ -8,7 +8,7 @@ import ".."
 Item {
     id: g
     readonly property var current: {
-        d.n.rev;
+        d.rev;
         return preview.value(d.n, d.p.stateKey);
     }
     readonly property real widest: {

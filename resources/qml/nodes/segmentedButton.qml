@@ -12,7 +12,7 @@ Item {
     property bool defaultFillW: false
     readonly property var options: d.p.options || []
     readonly property var current: {
-        d.n.rev;
+        d.rev;
         return preview.value(d.n, d.p.stateKey);
     }
     implicitHeight: 48

@@ -14,7 +14,7 @@ Item {
     readonly property real lo: Number(d.p.min) || 0
     readonly property real hi: Number(d.p.max) || 0
     readonly property real bound: {
-        d.n.rev;
+        d.rev;
         var v = Number(preview.value(d.n, d.p.stateKey));
         return isNaN(v) ? lo : v;
     }
@@ -38,7 +38,7 @@ Item {
         width: root.width
         role: "bodyLarge"
         text: {
-            d.n.rev;
+            d.rev;
             return root.labelled ? preview.text(d.n, d.p.label) : "";
         }
     }

@@ -33,7 +33,7 @@ Item {
                 role: "bodyMedium"
                 wrapMode: Text.Wrap
                 color: preview.colors.inverseOnSurface
-                text: { d.n.rev; return preview.text(d.n, d.p.text || ""); }
+                text: { d.rev; return preview.text(d.n, d.p.text || ""); }
             }
             MButton {
                 id: action

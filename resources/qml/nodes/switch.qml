@@ -9,7 +9,7 @@ import ".."
 Item {
     id: root
     readonly property bool on: {
-        d.n.rev;
+        d.rev;
         return preview.value(d.n, d.p.stateKey) === true;
     }
     readonly property bool labelled: !!d.p.label
@@ -24,7 +24,7 @@ Item {
         width: Math.min(implicitWidth, Math.max(0, root.width - 12 - sw.width))
         anchors.verticalCenter: parent.verticalCenter
         text: {
-            d.n.rev;
+            d.rev;
             return root.labelled ? preview.text(d.n, d.p.label) : "";
         }
     }

@@ -21,7 +21,7 @@ Item {
         return false;
     }
     readonly property int selected: {
-        d.n.rev;
+        d.rev;
         var s = d.p.pager ? preview.page(d.p.pager) : Number(preview.value(d.n, d.p.stateKey)) || 0;
         return Math.max(0, Math.min(s, items.length - 1));
     }

@@ -20,7 +20,7 @@ Item {
         role: d.ts.role || "plain"
         defaultColor: d.ts.role ? preview.colors.onSurface : d.contentColor
         text: {
-            d.n.rev;
+            d.rev;
             return preview.text(d.n, d.p.text || "");
         }
     }

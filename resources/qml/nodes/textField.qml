@@ -13,7 +13,7 @@ Item {
     id: f
     property bool defaultFillW: false
     readonly property string bound: {
-        d.n.rev;
+        d.rev;
         var v = preview.value(d.n, d.p.stateKey);
         return v === null || v === undefined ? "" : String(v);
     }

@@ -17,8 +17,8 @@ Item {
     id: tp
     readonly property bool h24: d.p.is24Hour === true ? true : d.p.is24Hour === false ? false
         : !!preview.clock24
-    readonly property int hour: { d.n.rev; return Number(preview.value(d.n, d.p.hourKey)) || 0; }
-    readonly property int minute: { d.n.rev; return Number(preview.value(d.n, d.p.minuteKey)) || 0; }
+    readonly property int hour: { d.rev; return Number(preview.value(d.n, d.p.hourKey)) || 0; }
+    readonly property int minute: { d.rev; return Number(preview.value(d.n, d.p.minuteKey)) || 0; }
     property string selection: "hour"
     readonly property real displayWidth: 96 + 24 + 96 + (h24 ? 0 : 12 + 52)
     implicitWidth: Math.max(256, displayWidth)

@@ -25,7 +25,7 @@ Rectangle {
         id: title
         role: bar.variant === "large" ? "headlineMedium" : bar.variant === "medium" ? "headlineSmall" : "titleLarge"
         text: {
-            d.n.rev;
+            d.rev;
             return preview.text(d.n, d.p.title || "");
         }
         color: preview.colors.onSurface
