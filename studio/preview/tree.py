@@ -276,6 +276,7 @@ class SceneTree:
             return
         self.anchors.place_root(root, self._origin, self.floating)
         self.anchors.place(self, root, self._root_max, self._origin)
+
     def _mount_ahead(self) -> None:
         """After a spec's first frame: instantiate the rows ahead of each scroll as well."""
         if not self._closed:
