@@ -17,6 +17,7 @@
 // - child nodes: a `Kids {}` item instantiates them where the layout placed them (or, for a
 //   dialog's or sheet's child, a MotionDelegate sized by the node file).
 import QtQuick
+import "Styles.js" as Styles
 
 Item {
     id: d
@@ -29,7 +30,8 @@ Item {
     readonly property string address: n ? n.address : ""
     readonly property string nodeType: n ? n.type : ""
     readonly property var p: n ? n.props : ({})
-    readonly property var st: n ? n.st : ({})
+    // shared with every node of an equal style (Styles.js): read it, never modify it
+    readonly property var st: n ? Styles.of(n) : ({})
     readonly property var ts: st.text || ({})
     // The layout's results for this node.
     readonly property var g: n ? n.geo : ({})

@@ -167,6 +167,10 @@ class NodeObject(QObject):
     def _get_style(self) -> dict[str, Any]:
         return self._style or {}
 
+    def _get_style_key(self) -> int:
+        """The resolved style's key, shared by every node with an equal style (0: none)."""
+        return int((self._style or {}).get("key", 0))
+
     def _get_shown(self) -> int:  # int, not bool: see PreviewController
         shown = self.ln.known_shown
         if shown is None:
@@ -217,6 +221,7 @@ class NodeObject(QObject):
     tappable = Property(int, _get_tappable, notify=propsChanged)
     conditional = Property(int, _get_conditional, notify=propsChanged)
     st = Property("QVariantMap", _get_style, notify=styleChanged)  # type: ignore[arg-type]
+    styleKey = Property(int, _get_style_key, notify=styleChanged)
     shown = Property(int, _get_shown, notify=styleChanged)
     layered = Property(int, _get_layered, notify=propsChanged)
     geo = Property("QVariantMap", _get_geo, notify=geoChanged)  # type: ignore[arg-type]
