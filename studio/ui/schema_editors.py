@@ -62,6 +62,15 @@ def _value_or_error(part: Part) -> Any:
 _INVALID = object()
 
 
+def _hold(host: Part | CompoundEditor, inner: Part | CompoundEditor) -> None:
+    """Make `inner` the whole of `host` (no margins), its `changed` host's."""
+    layout = QVBoxLayout(host)
+    layout.setContentsMargins(0, 0, 0, 0)
+    inner.setParent(host)
+    inner.changed.connect(host.changed)
+    layout.addWidget(inner)
+
+
 class Part(QWidget):
     """One piece of a structured editor: `value()` (None: not set; FieldError for a text that
     is not of its kind), `set_value(value)`, and `changed` when the user finishes an edit."""
@@ -437,12 +446,8 @@ class CompoundPart(Part):
 
     def __init__(self, editor: CompoundEditor, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
         self.editor = editor
-        editor.setParent(self)
-        editor.changed.connect(self.changed)
-        layout.addWidget(editor)
+        _hold(self, editor)
 
     def value(self) -> Any:
         return _load(self.editor.text())
@@ -451,17 +456,12 @@ class CompoundPart(Part):
         self.editor.set_text("" if value is None else json.dumps(value, ensure_ascii=False))
 
 
-class ColourPart(Part):
+class ColourPart(CompoundPart):
     """A colour (a role, hex, or a light and dark pair) in the inspector's colour editor."""
 
     def __init__(self, field: F.Field, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        super().__init__(ColourEditor(), parent)
         self.field = field
-        self.editor = ColourEditor(self)
-        self.editor.changed.connect(self.changed)
-        layout.addWidget(self.editor)
         self.setObjectName(f"part_{field.name}")
 
     def value(self) -> Any:
@@ -723,12 +723,8 @@ class SchemaEditor(CompoundEditor):
 
     def __init__(self, part: Part, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
         self.part = part
-        part.setParent(self)
-        part.changed.connect(self.changed)
-        layout.addWidget(part)
+        _hold(self, part)
 
     def text(self) -> str:
         value = self.part.value()

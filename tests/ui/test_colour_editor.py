@@ -4,7 +4,6 @@ dialog for hex, a light and a dark colour as one value; each choice one validate
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -13,12 +12,12 @@ from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QColorDialog, QComboBox
 
-from studio.document import Document
 from studio.preview.scheme import build_scheme
 from studio.ui.colour_editor import PAIR, ColourEditor
 from studio.ui.document_panel import DocumentPanel
 from studio.ui.inspector import InspectorPanel
 from studio.workspace import Workspace
+from tests.helpers.inspector import open_workspace, shown_inspector
 
 SPEC: dict[str, Any] = {
     "id": "colours",
@@ -39,18 +38,12 @@ SPEC: dict[str, Any] = {
 
 @pytest.fixture
 def ws() -> Workspace:
-    workspace = Workspace()
-    workspace.open(Document(copy.deepcopy(SPEC), name="colours"))
-    return workspace
+    return open_workspace(SPEC, "colours")
 
 
 @pytest.fixture
 def inspector(qtbot: Any, ws: Workspace) -> InspectorPanel:
-    panel = InspectorPanel()
-    qtbot.addWidget(panel)
-    panel.show()
-    ws.subscribe(lambda _e: panel.show_node(ws, ws.selection.primary))
-    return panel
+    return shown_inspector(qtbot, ws)
 
 
 def colour_editor(inspector: InspectorPanel, name: str = "style.color") -> ColourEditor:

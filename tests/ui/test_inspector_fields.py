@@ -5,7 +5,6 @@ slider with max below min, through the fields); a pending edit survives a select
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -14,12 +13,12 @@ from PySide6.QtGui import QAction, QIcon
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
-from studio.document import Document
 from studio.spec import fields as F
 from studio.spec.validator import validate
 from studio.ui.field_editors import ActionListEditor, ConditionEditor, PaddingEditor
 from studio.ui.inspector import InspectorPanel
 from studio.workspace import Workspace
+from tests.helpers.inspector import node, open_workspace, revisions, shown_inspector
 
 SPEC: dict[str, Any] = {
     "id": "fields",
@@ -43,30 +42,12 @@ SPEC: dict[str, Any] = {
 
 @pytest.fixture
 def ws() -> Workspace:
-    workspace = Workspace()
-    workspace.open(Document(copy.deepcopy(SPEC), name="fields"))
-    return workspace
+    return open_workspace(SPEC, "fields")
 
 
 @pytest.fixture
 def inspector(qtbot: Any, ws: Workspace) -> InspectorPanel:
-    panel = InspectorPanel()
-    qtbot.addWidget(panel)
-    panel.show()
-    # The window's wiring: the inspector follows the workspace's primary node.
-    ws.subscribe(lambda _e: panel.show_node(ws, ws.selection.primary))
-    return panel
-
-
-def node(ws: Workspace, node_id: str) -> dict[str, Any]:
-    found = ws.node(node_id)
-    assert found is not None
-    return found
-
-
-def revisions(ws: Workspace) -> list[str]:
-    assert ws.document is not None
-    return [r.summary for r in ws.document.revisions.applied]
+    return shown_inspector(qtbot, ws)
 
 
 def line(inspector: InspectorPanel, name: str) -> QLineEdit:

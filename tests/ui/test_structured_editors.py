@@ -6,7 +6,6 @@ value the validator refuses, shows its message at the field and changes nothing.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -14,7 +13,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QLineEdit, QTableWidgetItem
 
-from studio.document import Document
 from studio.spec import fields as F
 from studio.spec.validator import validate
 from studio.ui.document_panel import DocumentPanel
@@ -34,6 +32,7 @@ from studio.ui.schema_editors import (
 )
 from studio.workspace import Workspace
 from studio.workspace import editing as E
+from tests.helpers.inspector import node, open_workspace, revisions, shown_inspector
 
 SPEC: dict[str, Any] = {
     "id": "structured",
@@ -58,29 +57,12 @@ SPEC: dict[str, Any] = {
 
 @pytest.fixture
 def ws() -> Workspace:
-    workspace = Workspace()
-    workspace.open(Document(copy.deepcopy(SPEC), name="structured"))
-    return workspace
+    return open_workspace(SPEC, "structured")
 
 
 @pytest.fixture
 def inspector(qtbot: Any, ws: Workspace) -> InspectorPanel:
-    panel = InspectorPanel()
-    qtbot.addWidget(panel)
-    panel.show()
-    ws.subscribe(lambda _e: panel.show_node(ws, ws.selection.primary))
-    return panel
-
-
-def node(ws: Workspace, node_id: str) -> dict[str, Any]:
-    found = ws.node(node_id)
-    assert found is not None
-    return found
-
-
-def revisions(ws: Workspace) -> list[str]:
-    assert ws.document is not None
-    return [r.summary for r in ws.document.revisions.applied]
+    return shown_inspector(qtbot, ws)
 
 
 def part(inspector: InspectorPanel, name: str) -> Any:
