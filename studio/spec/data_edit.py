@@ -268,16 +268,10 @@ def uses(spec: Any) -> list[DataUse]:
 
     if not isinstance(spec, dict):
         return found
-    holders: list[tuple[str, Any]] = [("", spec)]
-    components = spec.get("components")
-    if isinstance(components, dict):
-        holders += [(f"components.{name}", c) for name, c in components.items()]
-    for prefix, holder in holders:
-        for path, node, _, _ in tree.walk(holder):
-            at = f"{prefix}.{path}" if prefix else path
-            for key, value in node.items():
-                if key not in ("child", "children", "type", "repeat"):
-                    scan(value, at, key, key)
+    for at, node in tree.walk_all(spec):
+        for key, value in node.items():
+            if key not in ("child", "children", "type", "repeat"):
+                scan(value, at, key, key)
     return found
 
 

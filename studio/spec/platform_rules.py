@@ -255,14 +255,8 @@ def module_calls(spec: Raw, module: str) -> list[tuple[str, str, str]]:
             for index, inner in enumerate(value):
                 scan(inner, at, f"{where}[{index}]")
 
-    holders: list[tuple[str, Any]] = [("", spec)]
-    components = spec.get("components")
-    if isinstance(components, dict):
-        holders += [(f"components.{name}", c) for name, c in components.items()]
-    for prefix, holder in holders:
-        for path, node, _, _ in tree.walk(holder):
-            at = f"{prefix}.{path}" if prefix else path
-            for key, value in node.items():
-                if key not in ("child", "children", "type"):
-                    scan(value, at, key)
+    for at, node in tree.walk_all(spec):
+        for key, value in node.items():
+            if key not in ("child", "children", "type"):
+                scan(value, at, key)
     return found

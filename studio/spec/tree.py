@@ -133,6 +133,20 @@ def walk(spec: object) -> Iterator[Entry]:
         stack.extend((at, child, depth + 1, path) for child, at in reversed(kids))
 
 
+def walk_all(spec: object) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(path, node) of every node of the spec's tree and of each of its `components` (their
+    paths `components.NAME.root...`), in document order."""
+    if not isinstance(spec, dict):
+        return
+    holders: list[tuple[str, Any]] = [("", spec)]
+    components = spec.get("components")
+    if isinstance(components, dict):
+        holders += [(f"components.{name}", c) for name, c in components.items()]
+    for prefix, holder in holders:
+        for path, node, _, _ in walk(holder):
+            yield (f"{prefix}.{path}" if prefix else path), node
+
+
 def find_id(spec: object, node_id: str) -> tuple[str, Any] | None:
     """(path, node) of the first node in document order whose `id` is `node_id`, or None."""
     for path, node, _, _ in walk(spec):
