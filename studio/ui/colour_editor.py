@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from studio.spec.rules import COLOR_ROLES
 from studio.ui.field_editors import CompoundEditor
+from studio.ui.fit import compact
 
 ONE, PAIR = "One colour", "Light and dark"
 SWATCH = QSize(16, 16)
@@ -73,7 +74,7 @@ class ColourToken(QWidget):
         self.button.setToolTip("Pick a colour")
         self.button.setIconSize(SWATCH)
         self.button.clicked.connect(self.pick)
-        self.combo = QComboBox(self)
+        self.combo = compact(QComboBox(self))
         self.combo.setObjectName(f"colourValue_{name}")
         self.combo.setEditable(True)
         self.combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
@@ -145,7 +146,7 @@ class ColourEditor(CompoundEditor):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.mode = QComboBox(self)
+        self.mode = compact(QComboBox(self))
         self.mode.setObjectName("colourMode")
         self.mode.addItems([ONE, PAIR])
         self.mode.setToolTip("One colour in both modes, or one for light and one for dark")

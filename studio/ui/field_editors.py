@@ -22,12 +22,13 @@ from PySide6.QtWidgets import (
 )
 
 from studio.spec import fields as F
+from studio.ui.fit import compact
 
 SIDES = ("top", "bottom", "start", "end")
 
 
 def _key_picker(parent: QWidget, keys: list[str]) -> QComboBox:
-    combo = QComboBox(parent)
+    combo = compact(QComboBox(parent))
     combo.setEditable(True)
     combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
     combo.addItems(["", *keys])
@@ -148,7 +149,7 @@ class ConditionEditor(_Rows):
     ) -> None:
         self.operators = operators
         super().__init__(parent, keys, "+ Condition")
-        self.combine = QComboBox(self)
+        self.combine = compact(QComboBox(self))
         self.combine.addItem("all of", "all")
         self.combine.addItem("any of", "any")
         self.combine.addItem("not all of", "notAll")
@@ -161,7 +162,7 @@ class ConditionEditor(_Rows):
         row: dict[str, QWidget] = {}
         key = _key_picker(self._grid_host, self.keys)
         key.lineEdit().editingFinished.connect(self._finished)  # type: ignore[union-attr]  # editable
-        operator = QComboBox(self._grid_host)
+        operator = compact(QComboBox(self._grid_host))
         for name in self.operators:
             operator.addItem(name, name)
         operator.activated.connect(lambda _i: self.changed.emit())
@@ -231,7 +232,7 @@ class ActionListEditor(_Rows):
 
     def _make_row(self) -> dict[str, QWidget]:
         row: dict[str, QWidget] = {}
-        kind = QComboBox(self._grid_host)
+        kind = compact(QComboBox(self._grid_host))
         for name in F.action_types():
             kind.addItem(name, name)
         kind.setCurrentIndex(kind.findData("setState"))

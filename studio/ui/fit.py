@@ -7,7 +7,7 @@ panel's minimum) except for forms, which scroll up and down as well."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QComboBox, QFrame, QScrollArea, QWidget
 
 #: The narrowest a dock may be made, whatever its panel asks for.
 MIN_DOCK_WIDTH = 120
@@ -44,6 +44,18 @@ def onto_screen(rect: QRect, available: QRect, frame: QMargins = FRAME_GUESS) ->
     x = min(max(rect.left(), room.left()), room.right() + 1 - size.width())
     y = min(max(rect.top(), room.top()), room.bottom() + 1 - size.height())
     return QRect(QPoint(x, y), size)
+
+
+#: The fewest characters a form's combo box keeps room for: its longest entry ("surfaceContainer
+#: Highest", "four corners") no longer sets the form's, and so the dock's, minimum width.
+COMBO_CHARACTERS = 8
+
+
+def compact(combo: QComboBox) -> QComboBox:
+    """A combo box as narrow as COMBO_CHARACTERS allow (its popup still shows entries whole)."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(COMBO_CHARACTERS)
+    return combo
 
 
 class DockBody(QScrollArea):

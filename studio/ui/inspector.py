@@ -14,7 +14,7 @@ import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
@@ -38,6 +38,7 @@ from studio.ui.field_editors import (
     ConditionEditor,
     PaddingEditor,
 )
+from studio.ui.fit import compact
 from studio.ui.icon_picker import attach_icon_picker
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class FieldEditor:
         if self.compound is not None:
             self.widget, self.line = self.compound, None
         elif kind in ("enum", "boolean"):
-            combo = QComboBox(parent)
+            combo = compact(QComboBox(parent))
             choices = ("true", "false") if kind == "boolean" else field.choices
             if not field.required:
                 combo.addItem("(default)", "")
@@ -110,7 +111,7 @@ class FieldEditor:
                 combo.addItem(choice, choice)
             self.combo, self.widget = combo, combo
         elif kind in ("icon", "stateKey", "color", "dimension"):
-            combo = QComboBox(parent)
+            combo = compact(QComboBox(parent))
             combo.setEditable(True)
             combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
             if kind == "stateKey":
@@ -201,6 +202,7 @@ class InspectorPanel(QWidget):
         self.form = QFormLayout(self.form_page)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         scroll = QScrollArea(self)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the fields, not the frame
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.form_page)
         self.apply_form_button = QPushButton("Apply", self)

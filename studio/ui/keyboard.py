@@ -24,6 +24,7 @@ from PySide6.QtGui import (
     QTextCursor,
 )
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QAbstractSpinBox,
     QApplication,
     QComboBox,
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPlainTextEdit,
+    QScrollArea,
     QTextEdit,
     QTreeWidget,
     QTreeWidgetItem,
@@ -313,25 +315,69 @@ class UndoEverywhere(QObject):
         return False
 
 
+def scroll_area_of(widget: QWidget) -> QAbstractScrollArea | None:
+    """The scroll area whose viewport holds `widget`, if any."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        area = parent.parentWidget()
+        if isinstance(area, QAbstractScrollArea) and area.viewport() is parent:
+            return area
+        parent = area
+    return None
+
+
+def _on_screen(widget: QWidget) -> bool:
+    """Shown now, or scrolled out of a scroll area that is (a long form's fields below the fold
+    are still stops: Tab scrolls to them); not on a tab behind another (an empty region)."""
+    if not widget.visibleRegion().isEmpty():
+        return True
+    area = scroll_area_of(widget)
+    return area is not None and _on_screen(area)
+
+
+def show_focused(widget: QWidget) -> None:
+    """Scroll every scroll area around `widget` so that it can be seen (after Tab moved to it)."""
+    area = scroll_area_of(widget)
+    while area is not None:
+        if isinstance(area, QScrollArea):
+            area.ensureWidgetVisible(widget)
+        area = scroll_area_of(area)
+
+
+def _reading_key(widget: QWidget, region: QWidget) -> tuple[int, ...]:
+    """Where `widget` comes in reading order within `region`: its row (widgets whose centres are
+    within a line's height share one, as a tool bar's do), then its x. Inside a scroll area the
+    place is the area's, then the widget's in the area's content, so that scrolling never
+    reorders the stops (a field below the fold stays before what follows the area)."""
+    area = scroll_area_of(widget)
+    content = area.widget() if isinstance(area, QScrollArea) else None
+    if area is not None and content is not None and region.isAncestorOf(area):
+        return (*_reading_key(area, region), *_row_and_x(widget, content))
+    return _row_and_x(widget, region)
+
+
+def _row_and_x(widget: QWidget, within: QWidget) -> tuple[int, int]:
+    top_left = widget.mapTo(within, widget.rect().topLeft())
+    centre = widget.mapTo(within, widget.rect().center())
+    return min(centre.y(), top_left.y() + 12) // 16, top_left.x()
+
+
 def focus_stops(region: QWidget) -> list[QWidget]:
     """The widgets inside `region` that Tab stops on now (visible, enabled, taking Tab focus,
     not behind another tab), in reading order: top to bottom in rows, left to right in a row."""
-    found: list[tuple[int, int, QWidget]] = []
+    found: list[tuple[tuple[int, ...], QWidget]] = []
     for widget in [region, *region.findChildren(QWidget)]:
         if widget.focusProxy() is not None or widget.isWindow():
             continue
         if not (widget.focusPolicy() & Qt.FocusPolicy.TabFocus):
             continue
-        if not widget.isVisible() or not widget.isEnabled() or widget.visibleRegion().isEmpty():
+        if not widget.isVisible() or not widget.isEnabled() or not _on_screen(widget):
             continue
         if not isinstance(widget, QWidget):
             continue
-        top_left = widget.mapTo(region, widget.rect().topLeft())
-        centre = widget.mapTo(region, widget.rect().center())
-        # Rows: widgets whose centres are within a line's height share one (a tool bar's).
-        found.append((min(centre.y(), top_left.y() + 12) // 16, top_left.x(), widget))
-    found.sort(key=lambda item: (item[0], item[1]))
-    return [widget for _, _, widget in found]
+        found.append((_reading_key(widget, region), widget))
+    found.sort(key=lambda item: item[0])
+    return [widget for _, widget in found]
 
 
 def reading_order(regions: list[QWidget]) -> list[QWidget]:

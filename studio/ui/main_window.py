@@ -37,6 +37,7 @@ from studio.ui.keyboard import (
     UndoEverywhere,
     next_focus,
     shortcuts_action,
+    show_focused,
 )
 from studio.ui.library_panel import LibraryPanel
 from studio.ui.node_menus import build_node_menus
@@ -581,6 +582,7 @@ class MainWindow(QMainWindow):
             return super().focusNextPrevChild(next)
         reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
         target.setFocus(reason)
+        show_focused(target)
         return True
 
     def closeEvent(self, event: QCloseEvent) -> None:

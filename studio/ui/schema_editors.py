@@ -26,8 +26,10 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QPushButton,
     QTableWidget,
@@ -39,6 +41,7 @@ from PySide6.QtWidgets import (
 from studio.spec import fields as F
 from studio.ui.colour_editor import ColourEditor
 from studio.ui.field_editors import ActionListEditor, CompoundEditor, ConditionEditor
+from studio.ui.fit import compact
 from studio.ui.icon_picker import attach_icon_picker
 
 #: How deep forms nest (a selector's container holds a container...); deeper is a JSON line.
@@ -97,7 +100,7 @@ class ScalarPart(Part):
         self.line: QLineEdit | None = None
         kind = field.kind
         if kind in ("enum", "boolean"):
-            combo = QComboBox(self)
+            combo = compact(QComboBox(self))
             if not field.required:
                 combo.addItem("(default)", "")
             for choice in ("true", "false") if kind == "boolean" else field.choices:
@@ -106,7 +109,7 @@ class ScalarPart(Part):
             self.combo = combo
             layout.addWidget(combo)
         elif kind in ("icon", "color", "stateKey", "dimension"):
-            combo = QComboBox(self)
+            combo = compact(QComboBox(self))
             combo.setEditable(True)
             combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
             if kind == "icon":
@@ -165,9 +168,13 @@ class ObjectPart(Part):
         depth: int = 0,
     ) -> None:
         super().__init__(parent)
-        form = QFormLayout(self)
+        # Each label above its editor: a nested form beside the inspector's own labels would
+        # make the inspector scroll sideways in a laptop-sized dock. (A plain column, not a
+        # wrapping QFormLayout, whose height-for-width makes the inspector's scroll area
+        # reorder Shift+Tab.)
+        form = QVBoxLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setSpacing(2)
         required = set(definition.get("required", ()))
         self.parts: dict[str, Part] = {}
         for name, rule in definition.get("properties", {}).items():
@@ -177,7 +184,8 @@ class ObjectPart(Part):
             part.changed.connect(self.changed)
             self.parts[name] = part
             label = F.field_of(name, rule).label + (" *" if name in required else "")
-            form.addRow(label, part)
+            form.addWidget(QLabel(label, self))
+            form.addWidget(part)
 
     def value(self) -> Any:
         out = {}
@@ -208,7 +216,7 @@ class TaggedPart(Part):
         self.name, self.keys, self.depth = name, keys, depth
         definition = F.definition(name) or {}
         variants = definition.get("properties", {}).get("type", {}).get("enum", [])
-        self.kind = QComboBox(self)
+        self.kind = compact(QComboBox(self))
         self.kind.setObjectName(f"type_{name}")
         if not required:
             self.kind.addItem("(none)", "")
@@ -264,16 +272,17 @@ class EnumSetPart(Part):
 
     def __init__(self, name: str, choices: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        # Two to a row, so that four edges do not widen a narrow dock.
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
         self.boxes: dict[str, QCheckBox] = {}
-        for choice in choices:
+        for index, choice in enumerate(choices):
             box = QCheckBox(choice, self)
             box.setObjectName(f"{name}_{choice}")
             box.clicked.connect(lambda _on: self.changed.emit())  # the user's click only
             self.boxes[choice] = box
-            row.addWidget(box)
-        row.addStretch(1)
+            grid.addWidget(box, index // 2, index % 2)
+        grid.setColumnStretch(2, 1)
 
     def value(self) -> Any:
         return [c for c, box in self.boxes.items() if box.isChecked()] or None
@@ -386,7 +395,7 @@ class ChoicePart(Part):
         super().__init__(parent)
         self.name, self.keys, self.depth = name, keys, depth
         self.alternatives = alternatives
-        self.shape = QComboBox(self)
+        self.shape = compact(QComboBox(self))
         self.shape.setObjectName(f"shape_{name}")
         if not required:
             self.shape.addItem("(default)", -1)
@@ -489,7 +498,7 @@ class StylePart(Part):
 
     def add_row(self, name: str = "") -> QComboBox:
         row = QHBoxLayout()
-        pick = QComboBox(self)
+        pick = compact(QComboBox(self))
         pick.setObjectName("styleProperty")
         pick.addItem("", "")
         for key in self.properties:

@@ -315,3 +315,39 @@ def test_the_other_dialogs_stay_laptop_sized(make_studio: Any, qtbot: Any, qloop
             assert hint.height() <= LAPTOP.height(), (dialog.objectName(), hint)
         assert dialog.width() <= LAPTOP.width()
     describe.close()
+
+
+def test_the_inspector_needs_no_sideways_scroll_at_1280_by_720(
+    make_studio: Any, tmp_path: Path
+) -> None:
+    """Issue 14: every panel usable at 1280x720. The inspector's form (colours, corner shapes,
+    borders, safe-area check boxes ...) fits the dock's width, for controls as for layout nodes."""
+    from PySide6.QtWidgets import QScrollArea
+
+    spec = {"id": "kinds", "window": {"placement": {"type": "fullscreen"}},
+            "state": {"level": 1, "pick": "a", "on": False},
+            "root": {"type": "column", "id": "page", "children": [
+                {"type": "text", "id": "title", "text": "Hello"},
+                {"type": "button", "id": "go", "label": "Go"},
+                {"type": "slider", "id": "volume", "stateKey": "level", "min": 0, "max": 10},
+                {"type": "radioGroup", "id": "choice", "stateKey": "pick",
+                 "options": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]},
+                {"type": "image", "id": "photo", "asset": "photo.png"},
+                {"type": "switch", "id": "sw", "stateKey": "on", "label": "Wi-Fi"}]}}  # fmt: skip
+    from studio.spec.validator import validate
+
+    assert validate(spec).ok
+    path = tmp_path / "kinds.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    studio = make_studio(path)
+    window = studio.window
+    fit_window(studio, LAPTOP)
+    window.inspector_dock.raise_()
+    scroll = window.inspector.findChild(QScrollArea)
+    assert scroll is not None
+    for node_id in ("page", "title", "go", "volume", "choice", "photo", "sw"):
+        studio.controller.select(node_id)
+        studio.settle()
+        assert window.inspector.title.text().endswith(node_id)
+        need = window.inspector.form_page.minimumSizeHint().width()
+        assert need <= scroll.viewport().width(), (node_id, need, scroll.viewport().width())

@@ -197,7 +197,7 @@ def test_tab_crosses_the_panels_in_reading_order(studio: Any) -> None:
     studio.controller.select("title")  # the inspector has fields for a selected node only
     studio.settle()
     start = window.library_panel.list
-    stops = walk(studio, start, Qt.Key.Key_Tab, 60)
+    stops = walk(studio, start, Qt.Key.Key_Tab, 200)
     loop = stops[: stops.index(start, 1) + 1]  # once round, back to the start
     order = runs([region_of(window, w) for w in loop])
     # Left column, the preview, the right column; within the library its tool bar first.
@@ -207,6 +207,17 @@ def test_tab_crosses_the_panels_in_reading_order(studio: Any) -> None:
     preview = [w for w in loop if region_of(window, w) == "preview"]
     assert preview[1] is window.preview_pane.device_combo  # the tool bar, left to right
     assert window.preview_pane.event_log.view in preview
+    # Every field of the inspector's form is a stop, those scrolled out of view too, and Tab
+    # scrolls the form to the one it lands on.
+    inspector = [w for w in loop if region_of(window, w) == "inspector"]
+    names = [w.objectName() for w in inspector]
+    assert {"field_id", "field_text", "field_style.alpha"} <= set(names), names
+    last_field = [w for w in inspector if w.objectName().startswith("field_")][-1]
+    focus(studio, last_field)
+    QTest.keyClick(last_field, Qt.Key.Key_Backtab, SHIFT)
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is last_field
+    assert not last_field.visibleRegion().isEmpty()  # scrolled into view
     # Shift+Tab goes the same way back.
     back = walk(studio, start, Qt.Key.Key_Backtab, len(loop) - 1)
     assert back == [loop[0], *reversed(loop[:-1])][: len(back)]
