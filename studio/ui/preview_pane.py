@@ -133,7 +133,8 @@ class PreviewPane(QWidget):
         self._leading_slot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self._leading_action: QAction | None = bar.addWidget(self._leading_slot)
         self._custom_actions: list[QAction] = []
-        for control in (
+        #: The built-in preview's own controls (disabled while a phone's screen is shown).
+        self._preview_controls: tuple[QWidget, ...] = (
             self.device_combo,
             self.custom_width,
             self.custom_height,
@@ -143,8 +144,8 @@ class PreviewPane(QWidget):
             self.edit_button,
             self.chrome_button,
             self.reset_button,
-            self.log_toggle,
-        ):
+        )
+        for control in (*self._preview_controls, self.log_toggle):
             action = bar.addWidget(control)
             if control in (self.custom_width, self.custom_height):
                 self._custom_actions.append(action)
@@ -305,18 +306,7 @@ class PreviewPane(QWidget):
             self.centre.addWidget(page)
         target = page if page is not None else (self.preview or self.placeholder)
         self.centre.setCurrentWidget(target)
-        controls = (
-            self.device_combo,
-            self.custom_width,
-            self.custom_height,
-            self.rotate_button,
-            self.zoom_combo,
-            self.theme_combo,
-            self.edit_button,
-            self.chrome_button,
-            self.reset_button,
-        )
-        for control in controls:
+        for control in self._preview_controls:
             control.setEnabled(page is None)
 
     def log_event(self, event: Any, origin: str = "") -> None:

@@ -9,7 +9,6 @@ an element's px to dp before sending)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -238,33 +237,19 @@ def test_an_element_anchor_is_laid_out_in_place_requireResolvedPrototypeAnchors(
     assert rect(b["n"]) == (0, 30, 40, 20)
 
 
-@pytest.fixture
-def tapping(quick: Any, qtbot: Any) -> Iterator[Any]:
-    from studio.preview.widget import PreviewWidget
-
-    widget = PreviewWidget(show_frame=False)
-    widget.set_device_chrome(False)
-    widget.resize(412, 915)
-    qtbot.addWidget(widget)
-    widget.show()
-    qtbot.waitExposed(widget)
-    yield widget
-    widget.close()
-
-
 def test_a_tap_lands_on_the_anchored_node_where_it_is_drawn_PrototypeAnchorLayer(  # noqa: N802
-    tapping: Any, qtbot: Any
+    preview: Any, qtbot: Any
 ) -> None:
     from PySide6.QtCore import QPoint, Qt
 
-    tapping.set_spec(spec_of(wrap_root(anchored("small", 100, 300, 100, onTap=TAP),
+    preview.set_spec(spec_of(wrap_root(anchored("small", 100, 300, 100, onTap=TAP),
                                        anchored("large", 100, 100, 300))))  # fmt: skip
     events: list[Any] = []
-    tapping.runtimeEvent.connect(events.append)
-    qtbot.waitUntil(lambda: any(e["address"] == "small" for e in tapping.visible_summary()))
-    tapping.grab_image()
+    preview.runtimeEvent.connect(events.append)
+    qtbot.waitUntil(lambda: any(e["address"] == "small" for e in preview.visible_summary()))
+    preview.grab_image()
     # The small one's centre, under the large one too, which takes no taps (Compose: a box
     # without onTap consumes no pointer input), as PrototypeAnchorLayerTest taps it.
-    qtbot.mouseClick(tapping.quick_widget, Qt.MouseButton.LeftButton, pos=QPoint(150, 350))
+    qtbot.mouseClick(preview.quick_widget, Qt.MouseButton.LeftButton, pos=QPoint(150, 350))
     qtbot.waitUntil(lambda: len(events) > 0)
     assert [e.to_json()["name"] for e in events] == ["small"]
