@@ -12,6 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QFontDatabase
+from PySide6.QtQuick import QQuickItem, QQuickWindow
 
 from studio.preview import icons
 from studio.preview.device import DeviceProfile, profile_for
@@ -88,6 +89,7 @@ class PreviewController(QObject):
         self._layout_timer.setInterval(0)
         self._layout_timer.timeout.connect(self._run_layout)
         self.delegates_created = 0
+        self._frames_from: QQuickWindow | None = None
         self.created_addresses: list[str] = []
         self._sync_tree_env()
 
@@ -468,9 +470,27 @@ class PreviewController(QObject):
     # -- layout, called from QML -------------------------------------------------------------
     @Slot(QObject)
     def attachMeasure(self, item: QObject) -> None:  # noqa: N802 (QML name)
-        """The scene's text measurer (Measure.qml): the layout measures text with it."""
+        """The scene's text measurer (Measure.qml): the layout measures text with it. Its
+        window's frames tell the tree when a spec's first frame is drawn."""
         self._tree.measurer.attach(item)
+        if isinstance(item, QQuickItem):
+            item.windowChanged.connect(self._watch_frames)
+            self._watch_frames(item.window())
         self._tree.relayout()
+
+    @Slot(QQuickWindow)
+    def _watch_frames(self, window: QQuickWindow | None) -> None:
+        if window is None or window is self._frames_from:
+            return
+        if self._frames_from is not None:
+            self._frames_from.afterRendering.disconnect(self._frame_drawn)
+        window.afterRendering.connect(self._frame_drawn)  # queued from a render thread
+        self._frames_from = window
+        self._tree.frames = True
+
+    @Slot()
+    def _frame_drawn(self) -> None:
+        self._tree.frame_drawn()
 
     @Slot(float, float)
     def placeRoot(self, max_w: float, max_h: float) -> None:  # noqa: N802 (QML name)

@@ -84,6 +84,11 @@ class SceneTree:
         self._ahead.setSingleShot(True)
         self._ahead.setInterval(0)
         self._ahead.timeout.connect(self._mount_ahead)
+        #: Set by the controller once it knows the scene's window: the rows ahead then wait for
+        #: `frame_drawn` (the first frame of a spec), not only for the next idle pass, which in a
+        #: QQuickWidget comes before its frame (the widget renders from a 5 ms timer).
+        self.frames = False
+        self._ahead_pending = False
         self.on_layout: Callable[[], None] | None = None
         self._closed = False
         #: Nodes with a bounds anchor (studio.preview.anchors); `floating`: the window wraps its
@@ -153,6 +158,7 @@ class SceneTree:
         self._completer.stop()
         self._ahead.stop()
         self._ahead_ready = False
+        self._ahead_pending = False
         old = self.root_obj
         self._by_key.clear()
         self._indexed.clear()
@@ -257,7 +263,10 @@ class SceneTree:
         window = (-root.x, -root.y, area_w - root.x, area_h - root.y)
         self._mount(root, None if self.eager else window)
         if self.look_ahead and not self._ahead_ready and not self._ahead.isActive():
-            self._ahead.start()
+            if self.frames:
+                self._ahead_pending = True
+            else:
+                self._ahead.start()
         if self.on_layout is not None:
             self.on_layout()
         if (
@@ -276,6 +285,12 @@ class SceneTree:
             return
         self.anchors.place_root(root, self._origin, self.floating)
         self.anchors.place(self, root, self._root_max, self._origin)
+
+    def frame_drawn(self) -> None:
+        """The scene's window drew a frame: the rows ahead, if a spec's first frame awaited it."""
+        if self._ahead_pending and not self._closed:
+            self._ahead_pending = False
+            self._ahead.start()
 
     def _mount_ahead(self) -> None:
         """After a spec's first frame: instantiate the rows ahead of each scroll as well."""

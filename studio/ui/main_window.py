@@ -41,6 +41,7 @@ from studio.ui.keyboard import (
 )
 from studio.ui.library_panel import LibraryPanel
 from studio.ui.node_menus import build_node_menus
+from studio.ui.on_screen import WhileOnScreen
 from studio.ui.palette import PalettePanel
 from studio.ui.platform_panel import PlatformPanel
 from studio.ui.preview_pane import PreviewPane
@@ -337,10 +338,18 @@ class MainWindow(QMainWindow):
         # What is shown is the workspace's: the preview and the tree follow it, nothing else.
         c.shownChanged.connect(self.preview_pane.present)
         c.shownChanged.connect(self.spec_tree.present)
-        c.shownChanged.connect(self.state_panel.present)
-        c.shownChanged.connect(self.document_panel.present)
-        c.shownChanged.connect(self.data_panel.present)
-        c.shownChanged.connect(self.platform_panel.present)
+        # The document-level panels sit in tabs behind the inspector: they draw when raised.
+        self.while_on_screen = {
+            dock.objectName(): WhileOnScreen(dock, present)
+            for dock, present in (
+                (self.state_dock, self.state_panel.present),
+                (self.document_dock, self.document_panel.present),
+                (self.data_dock, self.data_panel.present),
+                (self.platform_dock, self.platform_panel.present),
+            )
+        }
+        for deferred in self.while_on_screen.values():
+            c.shownChanged.connect(deferred)
         c.selectionChanged.connect(self.spec_tree.select_nodes)
         c.selectionChanged.connect(self.preview_pane.select_nodes)
         c.inspectorTarget.connect(self.inspector.show_node)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QDockWidget
 
 from studio.library.store import Library
 from studio.ui.app import Studio, compose
@@ -54,6 +54,12 @@ class StudioHarness:
     def settle(self) -> None:
         """Run the loop until every command the controller started has finished."""
         self.loop.run_until_complete(self.controller.idle())
+
+    def show_tab(self, dock: QDockWidget) -> None:
+        """Bring a dock's tab to the front, as clicking the tab does: the document-level panels
+        behind the inspector draw only while on screen (`studio.ui.on_screen`)."""
+        dock.raise_()
+        self.wait_for(lambda: not dock.visibleRegion().isEmpty())
 
     def wait_for(self, predicate: Callable[[], object], timeout: float = 10.0) -> None:
         run_until(self.loop, predicate, timeout)

@@ -215,6 +215,25 @@ def test_swiping_the_pager_sets_the_page(preview: Any, qtbot: Any) -> None:
     qtbot.waitUntil(lambda: preview.runtime.pages.get("pages") == 1)
 
 
+def test_only_the_page_on_screen_is_made_until_a_swipe_shows_the_next_HorizontalPager(
+    preview: Any, qtbot: Any
+) -> None:
+    """AutoMobile's pager is `HorizontalPager(pager, modifier)` with Compose's default
+    `beyondViewportPageCount` (0): the next page is composed only once a swipe brings it into
+    view, not beside the first frame."""
+    preview.set_spec(PAGER_SPEC)
+    preview.grab_image()
+    made = preview.controller.delegates_created
+    b = _entry(preview, "pager")["bounds"]
+    y = round(b["y"] + b["height"] / 2)
+    widget = preview.quick_widget
+    qtbot.mousePress(widget, LEFT, pos=QPoint(380, y))
+    for x in range(370, 250, -20):
+        qtbot.mouseMove(widget, QPoint(x, y))
+    qtbot.waitUntil(lambda: preview.controller.delegates_created == made + 1)  # the second page
+    qtbot.mouseRelease(widget, LEFT, pos=QPoint(250, y))
+
+
 def test_edit_mode_click_selects_and_runs_nothing(preview: Any, qtbot: Any) -> None:
     preview.set_spec(BUTTON_SPEC)
     preview.set_edit_mode(True)

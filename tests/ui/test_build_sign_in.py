@@ -158,6 +158,7 @@ class Builder:
         self._step()
 
     def state_panel_remove(self, key: str) -> None:
+        self.studio.show_tab(self.window.state_dock)
         panel = self.window.state_panel
         panel.table.setCurrentCell(panel.row_of(key), 0)
         gesture(self.studio, panel.remove_button.click)
@@ -165,6 +166,7 @@ class Builder:
 
     def declare_state(self, state: dict[str, Any]) -> None:
         """The state panel: Add key, rename it, set its initial value, for each key."""
+        self.studio.show_tab(self.window.state_dock)
         panel = self.window.state_panel
         for key, value in state.items():
             gesture(self.studio, panel.add_button.click)
@@ -175,6 +177,7 @@ class Builder:
 
     def document(self, spec: dict[str, Any]) -> None:
         """The theme and window through the document panel's fields."""
+        self.studio.show_tab(self.window.document_dock)
         panel = self.window.document_panel
         for field in F.document_fields():
             target, current = F.get_value(spec, field), F.get_value(self.spec, field)

@@ -56,6 +56,7 @@ def studio(make_studio: Any, tmp_path: Path) -> Studio:
     assert validate(SPEC).ok, validate(SPEC)
     made: Studio = make_studio()
     open_spec(made, tmp_path, copy.deepcopy(SPEC))
+    made.show_tab(made.window.data_dock)  # behind the inspector, it draws once its tab is up
     return made
 
 
@@ -66,7 +67,6 @@ def data(studio: Studio) -> Any:
 def edit_cell(studio: Studio, path: tuple[str | int, ...], column: int, text: str) -> None:
     """Open the cell's editor as a double-click does, type over it and press Enter."""
     panel = studio.window.data_panel
-    studio.window.data_dock.raise_()
     item = panel.item(*path)
     panel.tree.setCurrentItem(item)
 
@@ -85,7 +85,6 @@ def edit_cell(studio: Studio, path: tuple[str | int, ...], column: int, text: st
 
 def choose_kind(studio: Studio, path: tuple[str | int, ...], kind: str) -> None:
     panel = studio.window.data_panel
-    studio.window.data_dock.raise_()
     item = panel.item(*path)
     panel.tree.setCurrentItem(item)
 
@@ -192,8 +191,7 @@ def test_the_platform_panel_adds_a_module_and_refuses_removing_a_called_one(
     studio: Studio,
 ) -> None:
     panel = studio.window.platform_panel
-    studio.window.platform_dock.raise_()
-    studio.wait_for(panel.isVisible)
+    studio.show_tab(studio.window.platform_dock)
     assert panel.declared() == ["units"]
     assert panel.list.item(0).text() == "units · 1 call · Unit conversion (pure, offline)."
     assert "units" not in panel.offered() and {"calc", "clipboard", "share"} <= set(panel.offered())
@@ -216,3 +214,23 @@ def test_the_platform_panel_adds_a_module_and_refuses_removing_a_called_one(
     assert shown(studio)["requires"] == {"platform": ["units", "calc"]}
     gesture(studio, studio.controller.undo)
     assert json.dumps(shown(studio)["requires"]) == json.dumps(SPEC["requires"])
+
+
+def test_a_panel_behind_the_inspector_shows_what_changed_meanwhile_once_its_tab_is_up(
+    studio: Studio,
+) -> None:
+    """The document-level panels draw only while their tab is up (studio.ui.on_screen); what
+    changed while they were behind the inspector is there when the user comes back."""
+    window, panel = studio.window, studio.window.data_panel
+    panel.select("count")
+    gesture(studio, panel.remove_button.click)
+    assert ("count",) not in panel.paths()
+    studio.show_tab(window.inspector_dock)
+    gesture(studio, studio.controller.undo)  # while the Data tab is behind the inspector
+    assert data(studio)["count"] == SPEC["data"]["count"]
+    studio.show_tab(window.data_dock)
+    assert ("count",) in panel.paths()
+    # The platform modules panel, first raised now, shows this prototype's modules.
+    studio.show_tab(window.platform_dock)
+    assert window.platform_panel.declared() == ["units"]
+    assert "calc" in window.platform_panel.offered()

@@ -355,6 +355,7 @@ def test_pasting_text_that_is_not_a_node_is_one_line(studio: Studio) -> None:
 def test_the_state_panel_renames_a_key_everywhere_and_refuses_removing_a_used_one(
     studio: Studio,
 ) -> None:
+    studio.show_tab(studio.window.state_dock)
     panel = studio.window.state_panel
     assert panel.keys() == ["email"]
     uses = panel.table.item(0, 2)
@@ -470,6 +471,7 @@ def test_palette_and_tree_drops_onto_the_preview_in_edit_mode(studio: Studio) ->
 
 
 def test_the_document_panel_edits_the_theme_and_refuses_a_bad_colour(studio: Studio) -> None:
+    studio.show_tab(studio.window.document_dock)
     panel = studio.window.document_panel
     mode = panel.editor("theme.mode")
     assert isinstance(mode, QComboBox)

@@ -22,6 +22,11 @@ ListView {
     clip: true
     interactive: !preview.editMode
     cacheBuffer: 0
+    // Not the page whose edge only touches the view's (a ListView fills up to and including its
+    // edges): the phone's `HorizontalPager(pager, modifier)` keeps Compose's default
+    // beyondViewportPageCount, 0, so only the page on screen is composed until a swipe moves.
+    displayMarginBeginning: -1
+    displayMarginEnd: -1
     currentIndex: page
     model: d.kids
     delegate: Item {
