@@ -89,7 +89,7 @@ def run_studio(argv: Sequence[str]) -> int:
     launch = Launch(args.file, one_shot=bool(args.smoke_test or args.screenshot))
     if launch.exit_code is not None:  # FILE went to the studio already open on this library
         return launch.exit_code
-    file_opens = identify(app)  # icon, version, desktop entry; files the OS asks us to open
+    file_opens = identify(app)  # icon, desktop entry; files the OS asks us to open
     follow_system(app)
     from studio.ui.gc import GuiThreadCollector
 
@@ -145,6 +145,13 @@ async def _main(
     # would otherwise delay it by ~0.3 s), or after a few seconds when nothing opens.
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.shield(first_frame), FIRST_PAINT_WAIT * 2)
+    from PySide6.QtWidgets import QApplication
+
+    from studio.ui.identity import identify_version
+
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        identify_version(app)
     # Phones over adb, for device mode: adbutils (~0.3 s to import) loads off the GUI thread and
     # after the first preview frame, which it would otherwise delay; not for one-shot
     # smoke/screenshot runs, which must not leave an adb server behind.

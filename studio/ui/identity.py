@@ -49,10 +49,16 @@ class FileOpens(QObject):
             open_files(pending)
 
 
-def identify(app: QGuiApplication) -> FileOpens:
-    """Name, version, icon and desktop entry of the application; returns the file-open filter
-    (installed on `app`) for the composition root to connect once the library is open."""
+def identify_version(app: QGuiApplication) -> None:
+    """The application's version: read from the installed metadata, whose import
+    (importlib.metadata, ~20 ms) the first frame does not wait for."""
     app.setApplicationVersion(version())
+
+
+def identify(app: QGuiApplication) -> FileOpens:
+    """Name, icon and desktop entry of the application; returns the file-open filter
+    (installed on `app`) for the composition root to connect once the library is open. The
+    version follows after the first frame (`identify_version`)."""
     app.setDesktopFileName(DESKTOP_FILE)
     app.setWindowIcon(app_icon())
     opens = FileOpens(app)
