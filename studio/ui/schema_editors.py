@@ -177,15 +177,31 @@ class ObjectPart(Part):
         form.setSpacing(2)
         required = set(definition.get("required", ()))
         self.parts: dict[str, Part] = {}
+        self._required_sets: list[EnumSetPart] = []
+        self._empty = True
         for name, rule in definition.get("properties", {}).items():
             if name == "type":
                 continue
             part = part_for(name, rule, name in required, keys, self, depth + 1)
-            part.changed.connect(self.changed)
+            part.changed.connect(self._part_changed)
             self.parts[name] = part
+            if name in required and isinstance(part, EnumSetPart):
+                self._required_sets.append(part)
             label = F.field_of(name, rule).label + (" *" if name in required else "")
             form.addWidget(QLabel(label, self))
             form.addWidget(part)
+
+    def _part_changed(self) -> None:
+        """The first choice in an empty object (safeAreaPadding's first edge ticked) also
+        ticks the first choice of every other required set still empty (`types`:
+        systemBars), so that the first click makes a valid value the designer then adjusts,
+        instead of a refusal. Later clicks are left as they are."""
+        if self._empty:
+            for part in self._required_sets:
+                if part.value() is None:
+                    part.tick_first()
+        self._empty = _value_or_error(self) is None
+        self.changed.emit()
 
     def value(self) -> Any:
         out = {}
@@ -199,6 +215,7 @@ class ObjectPart(Part):
         found = value if isinstance(value, dict) else {}
         for name, part in self.parts.items():
             part.set_value(found.get(name))
+        self._empty = _value_or_error(self) is None
 
 
 class TaggedPart(Part):
@@ -283,6 +300,10 @@ class EnumSetPart(Part):
             self.boxes[choice] = box
             grid.addWidget(box, index // 2, index % 2)
         grid.setColumnStretch(2, 1)
+
+    def tick_first(self) -> None:
+        """Tick the first choice (the schema's order), as a default."""
+        next(iter(self.boxes.values())).setChecked(True)
 
     def value(self) -> Any:
         return [c for c, box in self.boxes.items() if box.isChecked()] or None

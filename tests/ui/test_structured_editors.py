@@ -267,20 +267,29 @@ def test_safe_area_padding_is_two_sets_of_check_boxes(
     edges, types = padding.parts["edges"], padding.parts["types"]
     assert isinstance(edges, EnumSetPart) and isinstance(types, EnumSetPart)
     assert list(edges.boxes) == ["top", "bottom", "start", "end"]
-    edges.boxes["top"].click()  # no types yet: the schema needs one, said at the field
-    assert inspector.field_error("safeAreaPadding").startswith("root.safeAreaPadding")
-    assert "safeAreaPadding" not in node(ws, "page")
+    # The first tick makes a valid value: the other required list takes its first choice.
+    edges.boxes["bottom"].click()
+    assert inspector.field_error("safeAreaPadding") == ""
+    assert node(ws, "page")["safeAreaPadding"] == {"edges": ["bottom"], "types": ["systemBars"]}
     padding = part(inspector, "safeAreaPadding")
-    padding.parts["types"].boxes["systemBars"].click()
-    assert node(ws, "page")["safeAreaPadding"] == {"edges": ["top"], "types": ["systemBars"]}
+    assert padding.parts["types"].boxes["systemBars"].isChecked()
+    padding.parts["types"].boxes["cutout"].click()
+    assert node(ws, "page")["safeAreaPadding"]["types"] == ["systemBars", "cutout"]
+    # Later clicks stay as they are: emptying a required list is refused at the field.
     padding = part(inspector, "safeAreaPadding")
     padding.parts["edges"].boxes["bottom"].click()
-    assert node(ws, "page")["safeAreaPadding"]["edges"] == ["top", "bottom"]
-    ws.undo()
-    ws.undo()
+    assert inspector.field_error("safeAreaPadding").startswith("root.safeAreaPadding")
+    assert node(ws, "page")["safeAreaPadding"]["edges"] == ["bottom"]
+    padding = part(inspector, "safeAreaPadding")
+    padding.parts["edges"].boxes["top"].click()
+    assert inspector.field_error("safeAreaPadding") == ""
+    assert node(ws, "page")["safeAreaPadding"]["edges"] == ["top"]
+    for _ in range(3):
+        ws.undo()
     assert "safeAreaPadding" not in node(ws, "page")
     padding = part(inspector, "safeAreaPadding")
-    assert not padding.parts["edges"].boxes["top"].isChecked()
+    assert not padding.parts["edges"].boxes["bottom"].isChecked()
+    assert not padding.parts["types"].boxes["systemBars"].isChecked()
 
 
 def test_anchor_picks_its_type_then_that_types_fields(
