@@ -5,7 +5,7 @@ Also the entry point of the child process `render` starts under Xvfb:
 and its batch form, many renders in one process (one Qt start-up instead of one per spec):
 `python -m studio.preview.render --batch JOBS.jsonl OUTDIR`. Each line of JOBS.jsonl is
 `{"name", "spec" (an already validated, expanded spec file), "theme"?, "width"?, "height"?,
-"assets"?, "chrome"?}`; each render goes to OUTDIR/<name>.png and OUTDIR/report.json lists, per job, the
+"assets"?, "chrome"?, "rtl"?}`; each render goes to OUTDIR/<name>.png and OUTDIR/report.json lists, per job, the
 Qt messages (warnings included) logged while it rendered, its error if any, and the graphics
 API the scene graph used.
 """
@@ -263,6 +263,7 @@ def render_batch(jobs_file: Path, out_dir: Path) -> list[dict[str, Any]]:
                     str(job.get("theme", "light")),
                     directory_resolver(Path(assets)) if assets else None,
                     chrome=bool(job.get("chrome", True)),
+                    rtl=bool(job.get("rtl", False)),
                 )
                 scene.show(json.loads(Path(job["spec"]).read_text(encoding="utf-8")))
                 image = scene.grab()
