@@ -65,7 +65,8 @@ Rectangle {
         // A style offset, and a sliding node's lift.
         Translate {
             property Item d
-            x: d.st.ox || 0
+            // `Modifier.offset` is relative: right to left a positive x moves the node left.
+            x: (preview.rtl ? -1 : 1) * (d.st.ox || 0)
             y: (d.st.oy || 0) + d.lift
         }
     }
@@ -104,6 +105,13 @@ Rectangle {
         objectName: "window"
         visible: screen.placement.active !== false
         readonly property bool fullscreen: screen.kind === "fullscreen"
+        // The device's layout direction (`LocalLayoutDirection`): right to left, the host's
+        // chrome (Alignment.CenterEnd's dismiss label, TopEnd's Close) and every node's own
+        // anchors, rows, list views and text alignment mirror. Node places come mirrored from
+        // the layout (layout.py); an explicit x never mirrors. The window's own gravity does not:
+        // the window manager applies Gravity.START as left (WindowLayout.computeFrames).
+        LayoutMirroring.enabled: preview.rtl === 1
+        LayoutMirroring.childrenInherit: true
         readonly property string gravity: String(screen.placement.gravity || "center").toLowerCase()
         readonly property var offset: screen.placement.offset || ({x: 0, y: 0})
         // Fullscreen: the dismiss bar reserves the status-bar inset and 32 dp (HO PrototypeChrome).

@@ -25,7 +25,9 @@ Item {
         height: size
         radius: size / 2
         anchors.verticalCenter: parent.verticalCenter
-        x: s.checked ? s.width - 16 - size / 2 : 16 - size / 2
+        // Right to left the checked thumb sits at the left end (Material's Switch mirrors).
+        readonly property real at: s.checked ? s.width - 16 - size / 2 : 16 - size / 2
+        x: preview.rtl ? s.width - at - size : at
         color: s.checked ? preview.colors.onPrimary : preview.colors.outline
         Behavior on x { enabled: !preview.editMode && preview.motion; NumberAnimation { duration: 100 } }
     }

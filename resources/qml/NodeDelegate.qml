@@ -111,9 +111,9 @@ Item {
     Loader {
         id: loader
         // While it expands or shrinks the content keeps its full size, anchored at the box's
-        // bottom-end and clipped by it (expandIn/shrinkOut's default BottomEnd), so it never
-        // reflows mid-animation.
-        x: (d.g.pl || 0) + (d.growing ? Math.min(0, d.width - (d.g.mw || 0)) : 0)
+        // bottom-end and clipped by it (expandIn/shrinkOut's default BottomEnd: the bottom
+        // left right to left), so it never reflows mid-animation.
+        x: (d.g.pl || 0) + (d.growing && !preview.rtl ? Math.min(0, d.width - (d.g.mw || 0)) : 0)
         y: (d.g.pt || 0) + (d.growing ? Math.min(0, d.height - (d.g.mh || 0)) : 0)
         width: Math.max(0, (d.growing ? Math.max(d.width, d.g.mw || 0) : d.width) - (d.g.pl || 0) - (d.g.pr || 0))
         height: Math.max(0, (d.growing ? Math.max(d.height, d.g.mh || 0) : d.height) - (d.g.pt || 0) - (d.g.pb || 0))

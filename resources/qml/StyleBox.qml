@@ -4,8 +4,15 @@
 import QtQuick
 
 Item {
+    id: box
     property Item d
     anchors.fill: parent
+    // The corners by screen side: per-corner radii are start/end (RoundedCornerShape(topStart
+    // ...)), which right to left puts topStart at the top right.
+    readonly property var tl: preview.rtl ? d.st.rTR : d.st.rTL
+    readonly property var tr: preview.rtl ? d.st.rTL : d.st.rTR
+    readonly property var br: preview.rtl ? d.st.rBL : d.st.rBR
+    readonly property var bl: preview.rtl ? d.st.rBR : d.st.rBL
     Loader {
         anchors.fill: parent
         active: (d.st.elevation || 0) > 0
@@ -20,10 +27,10 @@ Item {
         active: !!d.st.grad
         sourceComponent: GradientFill {
             grad: d.st.grad
-            topLeftRadius: d.st.rTL >= 0 ? d.st.rTL : d.cornerRadius
-            topRightRadius: d.st.rTR >= 0 ? d.st.rTR : d.cornerRadius
-            bottomRightRadius: d.st.rBR >= 0 ? d.st.rBR : d.cornerRadius
-            bottomLeftRadius: d.st.rBL >= 0 ? d.st.rBL : d.cornerRadius
+            topLeftRadius: box.tl >= 0 ? box.tl : d.cornerRadius
+            topRightRadius: box.tr >= 0 ? box.tr : d.cornerRadius
+            bottomRightRadius: box.br >= 0 ? box.br : d.cornerRadius
+            bottomLeftRadius: box.bl >= 0 ? box.bl : d.cornerRadius
         }
     }
     Loader {
@@ -33,10 +40,10 @@ Item {
             // A gradient (drawn below) wins over the background colour; the border stays on top.
             color: d.st.bg && !d.st.grad ? d.st.bg : "transparent"
             radius: d.cornerRadius
-            topLeftRadius: d.st.rTL >= 0 ? d.st.rTL : radius
-            topRightRadius: d.st.rTR >= 0 ? d.st.rTR : radius
-            bottomRightRadius: d.st.rBR >= 0 ? d.st.rBR : radius
-            bottomLeftRadius: d.st.rBL >= 0 ? d.st.rBL : radius
+            topLeftRadius: box.tl >= 0 ? box.tl : radius
+            topRightRadius: box.tr >= 0 ? box.tr : radius
+            bottomRightRadius: box.br >= 0 ? box.br : radius
+            bottomLeftRadius: box.bl >= 0 ? box.bl : radius
             border.width: d.st.bw || 0
             border.color: d.st.bc || "transparent"
         }

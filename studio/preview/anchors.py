@@ -57,14 +57,16 @@ class AnchorLayer:
         self.listed.clear()
         self.holders.clear()
 
-    def place_root(self, root: LNode, origin: tuple[float, float], floating: bool) -> None:
+    def place_root(
+        self, root: LNode, origin: tuple[float, float], floating: bool, rtl: bool = False
+    ) -> None:
         """Move a measured root onto its anchor (a floating window instead moves onto it:
         recorded as `extra["window_at"]`, the window's top-start on the screen)."""
         root.extra.pop("window_at", None)
         anchor = bounds_anchor(root.node)
         if anchor is None:
             return
-        x, y = anchor_origin(anchor, root.sw, root.sh)
+        x, y = anchor_origin(anchor, root.sw, root.sh, rtl)
         if floating:
             # HO `moveAnchored`: the root stays at the window's (0, 0).
             root.extra["window_at"] = (x, y)
@@ -84,7 +86,7 @@ class AnchorLayer:
             anchor = bounds_anchor(ln.node)
             assert anchor is not None
             measure(host, ln, anchor_cons(anchor, *space))
-            x, y = anchor_origin(anchor, ln.sw, ln.sh)
+            x, y = anchor_origin(anchor, ln.sw, ln.sh, host.rtl)
             ln.x = x - origin[0] + (ln.sw - ln.w) / 2
             ln.y = y - origin[1] + (ln.sh - ln.h) / 2
 

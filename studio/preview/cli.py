@@ -35,6 +35,11 @@ def configure_render(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="without the phone's status and navigation bars and AutoMobile's dismiss bar",
     )
+    parser.add_argument(
+        "--rtl",
+        action="store_true",
+        help="lay the prototype out right to left, as a phone in an Arabic or Hebrew locale",
+    )
 
 
 def load_render_spec(path: Path) -> dict[str, Any]:
@@ -107,6 +112,8 @@ def _child_args(spec_file: Path, args: argparse.Namespace, assets: Path) -> list
         out += ["--assets", str(assets)]
     if args.no_chrome:
         out.append("--no-chrome")
+    if args.rtl:
+        out.append("--rtl")
     return out
 
 
@@ -129,6 +136,7 @@ def _render_here(spec: dict[str, Any], args: argparse.Namespace, assets: Path) -
             asset_dir=assets if assets.is_dir() else None,
             chrome=not args.no_chrome,
             inputs=[args.file],
+            rtl=args.rtl,
         )
     except (SceneError, OSError, ValueError) as exc:
         print(f"render: {args.file}: {exc}", file=sys.stderr)

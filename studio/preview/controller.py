@@ -78,6 +78,7 @@ class PreviewController(QObject):
         self._shown_active = True
         self._engine: Any = None
         self._clock24 = False
+        self._rtl = False
         self._fonts: dict[str, str] = {}
         # Resolved styles by their authored style (JSON) for `_styles_scheme` and `_fonts`.
         self._styles: dict[str, dict[str, Any]] = {}
@@ -253,7 +254,13 @@ class PreviewController(QObject):
     def _sync_tree_env(self) -> None:
         """What the layout reads of the device, window and modes."""
         tree = self._tree
-        tree.insets = self._get_insets()
+        insets = self._get_insets()
+        if self._rtl:
+            # The insets' start and end are the screen's left and right; right to left, a
+            # node's start edge (`WindowInsetsSides.Start`) takes the right one.
+            insets = {k: {**v, "start": v["end"], "end": v["start"]} for k, v in insets.items()}
+        tree.insets = insets
+        tree.rtl = self._rtl
         tree.density = self._device.density
         tree.device_width = self._device.width
         tree.device_height = self._device.height
@@ -411,6 +418,19 @@ class PreviewController(QObject):
         self._sync_tree_env()
         self.deviceChanged.emit()
         self._tree.invalidate_all()
+        self._schedule_layout()
+
+    def set_rtl(self, on: bool) -> None:
+        """The device's layout direction: right to left stands for an Arabic or Hebrew locale,
+        under which AutoMobile's renderer composes (`LocalLayoutDirection` Rtl): every start and
+        end swaps sides (layout.py, and the delegates through `rtl`)."""
+        if bool(on) == self._rtl:
+            return
+        self._rtl = bool(on)
+        self._sync_tree_env()
+        self.deviceChanged.emit()
+        for ln in self._tree.root.walk() if self._tree.root is not None else ():
+            ln.mark_dirty()
         self._schedule_layout()
 
     # -- what the layout reads (layout.Host, through SceneTree) -----------------------------
@@ -603,6 +623,9 @@ class PreviewController(QObject):
     def _get_clock24(self) -> int:
         return int(self._clock24)
 
+    def _get_rtl(self) -> int:
+        return int(self._rtl)
+
     def _get_icon_font(self) -> str:
         return self._icon_family()
 
@@ -627,6 +650,7 @@ class PreviewController(QObject):
     deviceChrome = Property(int, _get_chrome, notify=chromeChanged)
     keyboard = Property(int, _get_keyboard, notify=insetsChanged)
     clock24 = Property(int, _get_clock24, notify=deviceChanged)
+    rtl = Property(int, _get_rtl, notify=deviceChanged)
     iconFont = Property(str, _get_icon_font, constant=True)
 
     def icon_family(self, style: str = "filled") -> str:

@@ -15,6 +15,13 @@ Laziness: a linear container measured with an unbounded main axis (a scroll's co
 `limit`, the far edge of what can be seen, when the layout proves the rest cannot change what is
 visible (no weights, start-anchored children, its cross size settled): it is then `partial`, its
 size a lower bound, and `complete()` measures the rest later.
+
+Right-to-left (`Host.rtl`, the device's layout direction): the phone composes under
+`LocalLayoutDirection` Rtl, where every start/end the renderer uses is relative (`PaddingValues`
+start/end, `Alignment.Start`/`TopStart`..., `Arrangement.Start`, AR's gaps counted from the right,
+`Modifier.offset`, `WindowInsetsSides.Start`). So a container lays its children out as in
+left-to-right and then mirrors their places inside its content box (`mirror_kids`), and a node's
+start padding goes on its right; sizes never change.
 """
 
 from __future__ import annotations
@@ -79,17 +86,22 @@ def anchor_cons(anchor: Mapping[str, Any], max_w: float, max_h: float) -> Cons:
     return 0.0, max_w, 0.0, max_h, 0
 
 
-def anchor_origin(anchor: Mapping[str, Any], slot_w: float, slot_h: float) -> tuple[float, float]:
+def anchor_origin(
+    anchor: Mapping[str, Any], slot_w: float, slot_h: float, rtl: bool = False
+) -> tuple[float, float]:
     """The top-left, in screen dp, of a node whose slot (its touch target included) is
-    `slot_w` x `slot_h` (`prototypeAnchorRect`, left to right): cover takes the bounds' corner;
-    an edge alignment puts the node's matching edge on the bounds' edge, centred along the
-    other axis; the offset comes last, in screen axes."""
+    `slot_w` x `slot_h` (`prototypeAnchorRect`): cover takes the bounds' corner; an edge
+    alignment puts the node's matching edge on the bounds' edge, centred along the other axis,
+    start and end following the layout direction (`rtl`: start is the bounds' right edge); the
+    bounds and the offset are screen axes in both directions."""
     b = anchor["bounds"]
     left, top = float(b.get("x", 0)), float(b.get("y", 0))
     width, height = float(b.get("width", 0)), float(b.get("height", 0))
     centred_x = left + (width - slot_w) / 2
     centred_y = top + (height - slot_h) / 2
     alignment = anchor.get("alignment") or "cover"
+    if rtl and alignment in ("start", "end"):
+        alignment = "end" if alignment == "start" else "start"
     x, y = {
         "cover": (left, top),
         "top": (centred_x, top),
@@ -271,6 +283,8 @@ class Host(Protocol):
     edit_mode: bool
     #: Measure everything (no lazy stop): the whole tree is instantiated.
     eager: bool
+    #: The device's layout direction is right-to-left (an Arabic or Hebrew locale).
+    rtl: bool
 
     def style(self, ln: LNode) -> dict[str, Any]: ...
     def shown(self, ln: LNode) -> bool: ...
@@ -480,6 +494,9 @@ def measure(host: Host, ln: LNode, c: Cons, limit: float = INF) -> None:
             ln.extra.pop("consumed", None)
     pad_l = st["ps"] + safe[2]
     pad_r = st["pe"] + safe[3]
+    if host.rtl:
+        # `Modifier.padding(start = ...)` and `WindowInsetsSides.Start` are on the right.
+        pad_l, pad_r = pad_r, pad_l
     pad_t = st["pt"] + safe[0]
     pad_b = st["pb"] + safe[1]
     ln.pads = (pad_l, pad_r, pad_t, pad_b)
@@ -501,6 +518,8 @@ def measure(host: Host, ln: LNode, c: Cons, limit: float = INF) -> None:
     ln.cw, ln.ch = cw, ch
     ln.mw = clamp(cw + pad_h, box[0], box[1])
     ln.mh = clamp(ch + pad_v, box[3], box[4])
+    if host.rtl:
+        mirror_kids(ln, ln.mw - pad_h)
     grow = ln.grow(host)
     ln.w = ln.mw * grow
     ln.h = ln.mh * grow
@@ -510,6 +529,27 @@ def measure(host: Host, ln: LNode, c: Cons, limit: float = INF) -> None:
     else:
         ln.sw, ln.sh = ln.w, ln.h
     ln.dirty = False
+
+
+def mirror_kids(ln: LNode, inner: float) -> None:
+    """Right-to-left: the children the container just placed, mirrored inside its content box
+    (`inner` wide; a pager's pages inside the page width). Row's `Arrangement.Start` then starts
+    at the right with AR's gaps counted from there, Box's and Column's `Alignment.Start` is the
+    right edge: the left-to-right places, mirrored. A horizontal scroll's child keeps its place:
+    the scroll starts at the child's right end instead (nodes/scroll.qml)."""
+    t = ln.type
+    if t == "scroll":
+        if ln.node.get("axis") == "horizontal":
+            return
+        kids = ln.built_kids[:1]
+    elif t == "pager":
+        inner = float(ln.extra.get("pageW", inner))
+        measured = ln.extra.get("pageH", {})
+        kids = [k for i, k in enumerate(ln.built_kids) if i in measured]
+    else:
+        kids = ln.extra.get("flow", ())
+    for k in kids:
+        k.x = inner - k.x - k.w
 
 
 def final_width(ln: LNode, natural: float, box: Box) -> float:

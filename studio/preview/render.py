@@ -5,7 +5,7 @@ Also the entry point of the child process `render` starts under Xvfb:
 and its batch form, many renders in one process (one Qt start-up instead of one per spec):
 `python -m studio.preview.render --batch JOBS.jsonl OUTDIR`. Each line of JOBS.jsonl is
 `{"name", "spec" (an already validated, expanded spec file), "theme"?, "width"?, "height"?,
-"assets"?, "chrome"?}`; each render goes to OUTDIR/<name>.png and OUTDIR/report.json lists, per job, the
+"assets"?, "chrome"?, "rtl"?}`; each render goes to OUTDIR/<name>.png and OUTDIR/report.json lists, per job, the
 Qt messages (warnings included) logged while it rendered, its error if any, and the graphics
 API the scene graph used.
 """
@@ -61,10 +61,12 @@ class HeadlessScene:
         asset_resolver: AssetResolver | None = None,
         *,
         chrome: bool = True,
+        rtl: bool = False,
     ) -> None:
         self.controller = PreviewController(asset_resolver)
         self.controller.set_device_size(width, height)
         self.controller.set_device_chrome(chrome)
+        self.controller.set_rtl(rtl)
         self.controller.set_appearance(appearance)
         self.view = QQuickView()
         configure_engine(self.view.engine())
@@ -182,12 +184,14 @@ def render_spec(
     asset_dir: Path | None = None,
     chrome: bool = True,
     inputs: Sequence[Path] = (),
+    rtl: bool = False,
 ) -> None:
     """Render the spec's first screen (valid, components expanded) and save it as PNG (never
     over one of `inputs`, nor over anything but a regular file: `files.OutputRefused`); with
-    `chrome`, inside the phone's status, navigation and dismiss bars."""
+    `chrome`, inside the phone's status, navigation and dismiss bars; with `rtl`, laid out right
+    to left (a phone in an Arabic or Hebrew locale)."""
     resolver = directory_resolver(asset_dir) if asset_dir is not None else None
-    scene = HeadlessScene(width, height, appearance, resolver, chrome=chrome)
+    scene = HeadlessScene(width, height, appearance, resolver, chrome=chrome, rtl=rtl)
     # The first screen only: what a scroll holds below it is never measured (it cannot move
     # anything on the first screen; tests/preview/test_lazy_scroll.py).
     scene.controller.tree.complete_in_idle = False
@@ -259,6 +263,7 @@ def render_batch(jobs_file: Path, out_dir: Path) -> list[dict[str, Any]]:
                     str(job.get("theme", "light")),
                     directory_resolver(Path(assets)) if assets else None,
                     chrome=bool(job.get("chrome", True)),
+                    rtl=bool(job.get("rtl", False)),
                 )
                 scene.show(json.loads(Path(job["spec"]).read_text(encoding="utf-8")))
                 image = scene.grab()
@@ -328,6 +333,7 @@ def _main_single(argv: list[str]) -> int:
     parser.add_argument("--assets", type=Path, default=None)
     parser.add_argument("--software", action="store_true")
     parser.add_argument("--no-chrome", action="store_true")
+    parser.add_argument("--rtl", action="store_true")
     parser.add_argument("--input", type=Path, action="append", default=[])
     args = parser.parse_args(argv)
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
@@ -343,6 +349,7 @@ def _main_single(argv: list[str]) -> int:
             asset_dir=args.assets,
             chrome=not args.no_chrome,
             inputs=args.input,
+            rtl=args.rtl,
         )
     except (SceneError, OSError, ValueError) as exc:  # ValueError: files.OutputRefused
         print(f"render: {exc}", file=sys.stderr)

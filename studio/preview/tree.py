@@ -22,7 +22,7 @@ from PySide6.QtGui import QImageReader
 
 from studio.preview import icons
 from studio.preview.anchors import AnchorLayer, has_anchors
-from studio.preview.layout import FLOATING, INF, LNode, measure
+from studio.preview.layout import FLOATING, INF, LNode, bounds_anchor, measure
 from studio.preview.measure import QuickMeasurer
 from studio.preview.nodes import (
     ANY_KEY,
@@ -60,6 +60,8 @@ class SceneTree:
         self.edit_mode = False
         #: Instantiate every node (inspection of the whole tree; tests comparing layouts).
         self.eager = False
+        #: The device's layout direction is right-to-left (layout.py's module docstring).
+        self.rtl = False
         #: Measure the rest of lazily measured scrolls in idle steps (off for a one-shot render
         #: of the first screen, which what is below cannot change).
         self.complete_in_idle = True
@@ -255,10 +257,14 @@ class SceneTree:
             return
         max_w, max_h = self._root_max
         measure(self, root, (0.0, max_w, 0.0, max_h, 0), INF)
+        area_w = max_w if math.isfinite(max_w) else root.sw
         root.x = (root.sw - root.w) / 2
+        if self.rtl and not self.floating and bounds_anchor(root.node) is None:
+            # The root wraps at the content area's top-start (HO `PrototypeChrome`: a Box), the
+            # top-right right to left; a floating window wraps its root whatever the direction.
+            root.x += area_w - root.sw
         root.y = (root.sh - root.h) / 2
         self._place_anchors(root)
-        area_w = max_w if math.isfinite(max_w) else root.sw
         area_h = max_h if math.isfinite(max_h) else root.sh
         window = (-root.x, -root.y, area_w - root.x, area_h - root.y)
         self._mount(root, None if self.eager else window)
@@ -283,7 +289,7 @@ class SceneTree:
             if self.anchors.listed or self.anchors.holders:
                 self.anchors.clear()
             return
-        self.anchors.place_root(root, self._origin, self.floating)
+        self.anchors.place_root(root, self._origin, self.floating, self.rtl)
         self.anchors.place(self, root, self._root_max, self._origin)
 
     def frame_drawn(self) -> None:
@@ -414,6 +420,8 @@ class SceneTree:
                 continue
             kst = k.st or {}
             ox, oy = kst.get("ox", 0.0), kst.get("oy", 0.0)
+            if self.rtl:
+                ox = -ox  # `Modifier.offset` moves a positive x to the left right to left
             left = pl + k.x + ox
             top = pt + k.y + oy
             if window is not None:

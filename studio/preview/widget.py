@@ -236,6 +236,10 @@ class PreviewWidget(QWidget):
         """The device's 24-hour clock setting, which time pickers without `is24Hour` follow."""
         self._controller.set_clock24(on)
 
+    def set_rtl(self, on: bool) -> None:
+        """The device's layout direction: right to left, as under an Arabic or Hebrew locale."""
+        self._controller.set_rtl(on)
+
     def set_theme(self, theme: str) -> None:
         """Device appearance: "light", "dark" or "system" (a spec's own theme.mode wins)."""
         if theme not in ("light", "dark", "system"):

@@ -1,5 +1,5 @@
-"""Remembered habits: the preview's device (a preset or the custom size), landscape, zoom, theme
-and event strip, and the library's sort, restored when the window is built and written to the
+"""Remembered habits: the preview's device (a preset or the custom size), landscape, zoom, theme,
+right-to-left and event strip, and the library's sort, restored when the window is built and written to the
 UI settings as they change, so the studio opens the way the designer left it."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ CUSTOM_KEY = "preview/custom_size"  # "600x960" (dp)
 LANDSCAPE_KEY = "preview/landscape"  # "true" / "false"
 ZOOM_KEY = "preview/zoom"  # "fit" or a level, "2.0"
 THEME_KEY = "preview/theme"  # "light", "dark", "system"
+RTL_KEY = "preview/rtl"  # "true" / "false": the device's layout direction
 EVENTS_KEY = "preview/events_shown"  # "true" / "false"
 SORT_KEY = "library/sort"  # "name ascending", "modified descending"
 
@@ -65,6 +66,7 @@ def remember_preview(pane: PreviewPane, memory: Memory) -> None:
     pane.theme_combo.currentIndexChanged.connect(
         lambda _i: memory.set_value(THEME_KEY, pane.theme())
     )
+    pane.rtl_button.toggled.connect(lambda on: memory.set_value(RTL_KEY, _text(on)))
     pane.log_toggle.toggled.connect(lambda on: memory.set_value(EVENTS_KEY, _text(on)))
 
 
@@ -93,6 +95,9 @@ def _restore_preview(pane: PreviewPane, memory: Memory) -> None:
     theme = pane.theme_combo.findData(memory.value(THEME_KEY))
     if theme >= 0:
         pane.theme_combo.setCurrentIndex(theme)
+    rtl = _flag(memory.value(RTL_KEY))
+    if rtl is not None:
+        pane.rtl_button.setChecked(rtl)
     events = _flag(memory.value(EVENTS_KEY))
     if events is not None:
         pane.log_toggle.setChecked(events)

@@ -1,5 +1,5 @@
 """The centre of the window: preview toolbar (device size or a custom one, landscape, zoom, theme,
-edit/interact, reset), the preview itself and the runtime's event log in a collapsible strip."""
+right-to-left, edit/interact, reset), the preview itself and the runtime's event log in a collapsible strip."""
 
 from __future__ import annotations
 
@@ -90,6 +90,14 @@ class PreviewPane(QWidget):
         self.theme_combo = QComboBox(self)
         for label, value in THEMES:
             self.theme_combo.addItem(label, value)
+        self.rtl_button = QToolButton(self)
+        self.rtl_button.setObjectName("rightToLeft")
+        self.rtl_button.setText("Right-to-left")
+        self.rtl_button.setCheckable(True)
+        self.rtl_button.setToolTip(
+            "Lay the prototype out as a phone set to an Arabic or Hebrew locale does:"
+            " start and end swap sides"
+        )
         self.edit_button = QToolButton(self)
         self.edit_button.setText("Edit mode")
         self.edit_button.setCheckable(True)
@@ -141,6 +149,7 @@ class PreviewPane(QWidget):
             self.rotate_button,
             self.zoom_combo,
             self.theme_combo,
+            self.rtl_button,
             self.edit_button,
             self.chrome_button,
             self.reset_button,
@@ -176,6 +185,7 @@ class PreviewPane(QWidget):
         self.custom_height.valueChanged.connect(lambda _v: self._apply_size())
         self.zoom_combo.currentIndexChanged.connect(lambda _i: self._apply_zoom())
         self.theme_combo.currentIndexChanged.connect(self._on_theme)
+        self.rtl_button.toggled.connect(self.preview.set_rtl)
         self.edit_button.toggled.connect(self.preview.set_edit_mode)
         self.chrome_button.toggled.connect(self.preview.set_device_chrome)
         self.reset_button.clicked.connect(self._on_reset)
@@ -190,6 +200,7 @@ class PreviewPane(QWidget):
         # Choices made (or restored) before the preview existed apply now.
         self._on_device(self.device_combo.currentIndex())
         self._on_theme(self.theme_combo.currentIndex())
+        self.preview.set_rtl(self.rtl_button.isChecked())
         self._apply_zoom()
         self.preview.set_edit_mode(self.edit_button.isChecked())
         self.preview.set_device_chrome(self.chrome_button.isChecked())

@@ -58,6 +58,12 @@ def test_every_valid_spec_renders_with_its_text(scene: Any, path: Path) -> None:
     scene.controller.set_appearance("dark")
     dark = scene.grab()
     assert dark.save(str(SCREENSHOTS / f"{_name(path)}-dark.png"))
+    # Right to left too (the device's layout direction): no Qt warning, its text still shown.
+    scene.controller.set_rtl(True)
+    assert not scene.grab().isNull()
+    shown = " ".join(e["text"] for e in scene.visible_summary(on_screen_only=False))
+    missing = [t for t in expected_texts(scene.controller.runtime) if t not in shown]
+    assert not missing, f"text not rendered right to left: {missing[:5]}"
 
 
 def test_corpus_is_present_and_covers_every_node_type(conformance_dir: Path) -> None:
@@ -115,7 +121,8 @@ RENDER_SIZE = (360, 800)
 def test_every_valid_spec_renders_alike_on_opengl_and_software(
     quick: Any, conformance_dir: Path, tmp_path: Path
 ) -> None:
-    """Every valid corpus spec and every valid spec fixture, light and dark: rendered through
+    """Every valid corpus spec and every valid spec fixture, light and dark (right to left):
+    rendered through
     OpenGL (xcb on Xvfb, one batch child process) without any Qt/QML warning, not blank, and
     close to the software render of the same spec."""
     if shutil.which("Xvfb") is None:
@@ -132,8 +139,11 @@ def test_every_valid_spec_renders_alike_on_opengl_and_software(
         spec_file.parent.mkdir(exist_ok=True)
         spec_file.write_text(json.dumps(load_spec(path)), encoding="utf-8")
         for theme in ("light", "dark"):
+            # The dark renders are laid out right to left: both directions on both backends,
+            # at no extra render.
             jobs.append({"name": f"{name}-{theme}", "spec": str(spec_file), "theme": theme,
-                         "width": RENDER_SIZE[0], "height": RENDER_SIZE[1], "chrome": False})  # fmt: skip
+                         "width": RENDER_SIZE[0], "height": RENDER_SIZE[1], "chrome": False,
+                         "rtl": theme == "dark"})  # fmt: skip
     jobs_file = tmp_path / "jobs.jsonl"
     jobs_file.write_text("".join(json.dumps(job) + "\n" for job in jobs), encoding="utf-8")
     opengl_dir, software_dir = tmp_path / "opengl", tmp_path / "software"
@@ -142,7 +152,9 @@ def test_every_valid_spec_renders_alike_on_opengl_and_software(
         child = start_opengl_batch(jobs_file, opengl_dir, display.display)
         try:
             for job in jobs:  # the software renders, while the child renders through OpenGL
-                scene = HeadlessScene(*RENDER_SIZE, appearance=job["theme"], chrome=False)
+                scene = HeadlessScene(
+                    *RENDER_SIZE, appearance=job["theme"], chrome=False, rtl=job["rtl"]
+                )
                 try:
                     scene.show(json.loads(Path(job["spec"]).read_text(encoding="utf-8")))
                     software_dir.mkdir(exist_ok=True)

@@ -175,6 +175,8 @@ def test_preview_and_library_habits_are_remembered_across_restarts(
     pane.rotate_button.click()
     pane.set_zoom(2.0)
     pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("dark"))
+    assert not pane.rtl_button.isChecked()  # left to right by default
+    pane.rtl_button.click()  # the device's layout direction: right to left
     pane.log_toggle.click()  # the event strip hidden
     library.list.header().sectionClicked.emit(0)  # a click on Name: A to Z
     assert library.sort_order() == ("name", Qt.SortOrder.AscendingOrder)
@@ -189,6 +191,7 @@ def test_preview_and_library_habits_are_remembered_across_restarts(
     assert (screen.width(), screen.height()) == (900, 500)  # the preview shows it too
     assert pane.zoom() == 2.0 and pane.preview.shown_zoom() == 2.0
     assert pane.theme() == "dark" and pane.preview.controller.property("dark")
+    assert pane.rtl_button.isChecked() and pane.preview.controller.property("rtl")
     assert not pane.log_toggle.isChecked() and not pane.event_log.isVisible()
     assert library.sort_order() == ("name", Qt.SortOrder.AscendingOrder)
     names = [library.row(i)[0] for i in library.shown_ids()]  # type: ignore[index]

@@ -77,6 +77,30 @@ def test_theme_picker_switches_the_device_appearance(pane: PreviewPane) -> None:
     assert not controller.property("dark")
 
 
+def test_right_to_left_mirrors_the_preview_and_a_tap_lands_on_the_mirrored_node(
+    pane: PreviewPane, qtbot: Any
+) -> None:
+    preview = pane.preview
+    width = preview.controller.property("deviceWidth")
+
+    def add_bounds() -> dict[str, float]:
+        return next(n for n in preview.visible_summary() if n["address"] == "add")["bounds"]
+
+    left = add_bounds()
+    assert left["x"] == 0  # the button at the column's start: the left
+    pane.rtl_button.click()
+    assert preview.controller.property("rtl")
+    qtbot.waitUntil(lambda: add_bounds()["x"] == width - left["width"])  # now the right
+    tap(pane, qtbot, "add")  # at the place it is drawn
+    runtime = preview.runtime
+    assert runtime is not None
+    qtbot.waitUntil(lambda: runtime.value("count") == 1)
+    pane.edit_button.click()
+    with qtbot.waitSignal(pane.nodeClicked) as blocker:  # edit mode picks it there too
+        tap(pane, qtbot, "add")
+    assert blocker.args == ["add"]
+
+
 def test_interact_mode_runs_taps_and_logs_events(pane: PreviewPane, qtbot: Any) -> None:
     tap(pane, qtbot, "add")
     runtime = pane.preview.runtime

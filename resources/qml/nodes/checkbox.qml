@@ -16,7 +16,9 @@ Item {
     implicitHeight: Math.max(48, labelled ? label.implicitHeight : 0)
     MCheckbox {
         id: box
-        x: root.labelled ? 0 : (root.width - width) / 2  // alone: centred in its 48 dp target
+        // alone: centred in its 48 dp target (anchors: mirrored right to left)
+        anchors.left: root.labelled ? parent.left : undefined
+        anchors.horizontalCenter: root.labelled ? undefined : parent.horizontalCenter
         anchors.verticalCenter: parent.verticalCenter
         checked: root.on
     }
@@ -26,8 +28,9 @@ Item {
         nodeStyle: d.st
         visible: root.labelled
         role: "bodyLarge"
-        x: box.width + 12
-        width: Math.min(implicitWidth, Math.max(0, root.width - x))
+        anchors.left: box.right
+        anchors.leftMargin: 12
+        width: Math.min(implicitWidth, Math.max(0, root.width - box.width - 12))
         anchors.verticalCenter: parent.verticalCenter
         text: {
             d.rev;

@@ -51,8 +51,10 @@ Item {
         source: !root.rounded || !root.ready || width <= 0 || height <= 0 ? ""
             : preview.roundedImage(JSON.stringify({
                 url: root.url, w: width, h: height, scale: d.p.contentScale || "fit",
-                radii: [d.st.rTL >= 0 ? d.st.rTL : d.cornerRadius, d.st.rTR >= 0 ? d.st.rTR : d.cornerRadius,
-                        d.st.rBR >= 0 ? d.st.rBR : d.cornerRadius, d.st.rBL >= 0 ? d.st.rBL : d.cornerRadius],
+                // start/end corners by screen side (right to left topStart is the top right)
+                radii: (preview.rtl ? [d.st.rTR, d.st.rTL, d.st.rBL, d.st.rBR]
+                        : [d.st.rTL, d.st.rTR, d.st.rBR, d.st.rBL]).map(function(r) {
+                            return r >= 0 ? r : d.cornerRadius; }),
                 ratio: Screen.devicePixelRatio || 1}))
     }
     Image {

@@ -40,7 +40,8 @@ Item {
         id: lead
         visible: !!d.p.leadingIcon
         name: d.p.leadingIcon || ""
-        x: 16
+        anchors.left: parent.left
+        anchors.leftMargin: 16
         anchors.verticalCenter: parent.verticalCenter
         color: li.tinted ? li.tint : preview.colors.onSurfaceVariant
     }

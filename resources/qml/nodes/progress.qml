@@ -26,6 +26,9 @@ Item {
         // linear
         visible: !pr.circular
         anchors.fill: parent
+        // Right to left Material's LinearProgressIndicator fills from the right; the circular one
+        // turns clockwise in both directions (drawn on a Canvas, which no direction mirrors).
+        transform: Scale { origin.x: pr.width / 2; xScale: preview.rtl ? -1 : 1 }
         clip: !pr.determinate
         readonly property real gap: pr.determinate && pr.fraction > 0 && pr.fraction < 1 ? 4 : 0
         readonly property real split: pr.determinate ? pr.fraction * width : 0

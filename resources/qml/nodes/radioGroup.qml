@@ -35,6 +35,7 @@ Item {
             implicitWidth: 24 + 12 + label.implicitWidth
             height: Math.max(48, label.implicitHeight)
             MRadio {
+                anchors.left: parent.left
                 anchors.verticalCenter: parent.verticalCenter
                 selected: option.selected
             }
@@ -42,8 +43,9 @@ Item {
                 id: label
                 ts: d.ts
                 nodeStyle: d.st
-                x: 36
-                width: Math.min(implicitWidth, Math.max(0, option.width - x))
+                anchors.left: parent.left
+                anchors.leftMargin: 36
+                width: Math.min(implicitWidth, Math.max(0, option.width - 36))
                 anchors.verticalCenter: parent.verticalCenter
                 role: "bodyLarge"
                 text: preview.text(d.n, option.modelData.label)

@@ -15,6 +15,18 @@ Flickable {
     clip: true
     flickableDirection: horizontal ? Flickable.HorizontalFlick : Flickable.VerticalFlick
     boundsBehavior: Flickable.StopAtBounds
+    // Right to left a horizontal scroll starts at its content's right end (horizontalScroll
+    // places its content relative to the layout direction), until the designer moves it.
+    readonly property bool fromEnd: preview.rtl === 1 && horizontal
+    property bool moved: false
+    function toStart() {
+        if (!moved) contentX = fromEnd ? Math.max(0, contentWidth - width) : 0;
+    }
+    onFromEndChanged: { moved = false; toStart(); }
+    onContentWidthChanged: if (fromEnd) toStart()
+    onWidthChanged: if (fromEnd) toStart()
+    onMovementStarted: moved = true
+    Component.onCompleted: if (fromEnd) toStart()
     onContentXChanged: preview.scrolled(d.n, contentX, contentY)
     onContentYChanged: preview.scrolled(d.n, contentX, contentY)
     Kids {}

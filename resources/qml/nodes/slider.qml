@@ -48,6 +48,9 @@ Item {
         width: root.width
         height: 48
         readonly property real handleX: 8 + root.fraction * (width - 16)
+        // Right to left Material's Slider runs from the right (its minimum at the start); the
+        // track has no text, so it is mirrored whole, and a drag maps through the mirror.
+        transform: Scale { origin.x: track.width / 2; xScale: preview.rtl ? -1 : 1 }
         Rectangle {
             // active part: up to 6 dp before the handle
             x: 0

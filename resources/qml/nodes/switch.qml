@@ -22,6 +22,7 @@ Item {
         visible: root.labelled
         role: "bodyLarge"
         width: Math.min(implicitWidth, Math.max(0, root.width - 12 - sw.width))
+        anchors.left: parent.left
         anchors.verticalCenter: parent.verticalCenter
         text: {
             d.rev;
@@ -30,7 +31,8 @@ Item {
     }
     MSwitch {
         id: sw
-        x: root.labelled ? label.width + 12 : 0
+        anchors.left: root.labelled ? label.right : parent.left
+        anchors.leftMargin: root.labelled ? 12 : 0
         anchors.verticalCenter: parent.verticalCenter
         checked: root.on
         pressed: mouse.pressed

@@ -16,7 +16,9 @@ Rectangle {
     Item {
         id: nav
         visible: !!d.p.navigationIcon
-        x: 4; y: 8
+        anchors.left: parent.left  // anchors: mirrored right to left
+        anchors.leftMargin: 4
+        y: 8
         width: 48; height: 48
         MIcon { anchors.centerIn: parent; name: d.p.navigationIcon ? d.p.navigationIcon.icon : ""; color: preview.colors.onSurface }
         MouseArea { anchors.fill: parent; onClicked: preview.tap(d.n, "navigationIcon") }
@@ -29,7 +31,10 @@ Rectangle {
             return preview.text(d.n, d.p.title || "");
         }
         color: preview.colors.onSurface
-        x: bar.variant === "centerAligned" ? (bar.width - width) / 2 : bar.tall ? 16 : (nav.visible ? 56 : 16)
+        readonly property bool centred: bar.variant === "centerAligned"
+        anchors.horizontalCenter: centred ? parent.horizontalCenter : undefined
+        anchors.left: centred ? undefined : parent.left
+        anchors.leftMargin: centred ? 0 : bar.tall ? 16 : (nav.visible ? 56 : 16)
         width: Math.min(implicitWidth, bar.width - 2 * 16 - (bar.tall ? 0 : actions.width + (nav.visible ? 56 : 0)))
         y: bar.tall ? bar.height - height - (bar.variant === "large" ? 28 : 24) : (64 - height) / 2
     }

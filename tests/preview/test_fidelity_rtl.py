@@ -1,0 +1,274 @@
+"""Right-to-left rows of docs/fidelity.md: the preview with the device's layout direction set to
+right to left (an Arabic or Hebrew locale) against AutoMobile's renderer, which composes under
+that `LocalLayoutDirection` and forces no direction of its own (HO `PrototypeChrome`, SC
+`PrototypeSpecContent`). Each test names the Kotlin / Compose symbol whose start/end it follows:
+relative ones mirror (`PaddingValues` start/end, `Alignment.TopStart`, `Arrangement.Start`,
+`Modifier.offset`, `RoundedCornerShape(topStart ...)`, Material's components, `TextAlign.Start`),
+absolute ones do not (a gradient's line, the icons, the window's `Gravity.START`, anchor bounds)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QImage
+
+from tests.preview.fidelity import bounds, box, close, hex_rgb, rgb_at, spec_of
+from tests.preview.helpers import pixels
+
+W, H = 412, 915
+
+
+@pytest.fixture
+def rtl(quick: Any) -> Iterator[Any]:
+    """The `scene` fixture's frameless 412x915 scene, laid out right to left."""
+    from studio.preview.render import HeadlessScene
+
+    made = HeadlessScene(412, 915, "light", chrome=False, rtl=True)
+    yield made
+    made.close()
+
+
+def _mirrored(ltr: dict[str, float], width: float = W) -> float:
+    """Where a node drawn at `ltr` left to right is drawn right to left: its mirror image."""
+    return width - ltr["x"] - ltr["width"]
+
+
+def test_a_row_starts_at_the_right_AR_prototypeHorizontalArrangement_layoutDirection(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    row = {"type": "row", "id": "r", "style": {"width": "fill", "spacing": 10},
+           "children": [box("a", 40, 20), box("b", 60, 20), box("c", 30, 20)]}  # fmt: skip
+    ltr, rl = bounds(scene, spec_of(row)), bounds(rtl, spec_of(row))
+    assert [rl[k]["x"] for k in "abc"] == [W - 40, W - 40 - 10 - 60, W - 40 - 10 - 60 - 10 - 30]
+    for k in "abc":
+        assert rl[k]["x"] == pytest.approx(_mirrored(ltr[k]))
+
+
+@pytest.mark.parametrize("arrangement", ["end", "spaceBetween", "center"])
+def test_row_arrangements_mirror_AR_prototypeHorizontalArrangement_Arrangement_End(  # noqa: N802
+    scene: Any, rtl: Any, arrangement: str
+) -> None:
+    row = {"type": "row", "style": {"width": "fill", "spacing": 8, "arrangement": arrangement},
+           "children": [box("a", 40, 20), box("b", 60, 20)]}  # fmt: skip
+    ltr, rl = bounds(scene, spec_of(row)), bounds(rtl, spec_of(row))
+    for k in "ab":
+        assert rl[k]["x"] == pytest.approx(_mirrored(ltr[k]))
+
+
+def test_start_padding_is_on_the_right_SC_prototypeNodeModifier_padding_start(  # noqa: N802
+    rtl: Any,
+) -> None:
+    root = {"type": "box", "id": "p", "style": {"width": "fill", "padding": {"start": 30, "end": 5}},
+            "children": [box("kid", 50, 50)]}  # fmt: skip
+    b = bounds(rtl, spec_of(root))
+    assert b["kid"]["x"] == W - 30 - 50
+
+
+@pytest.mark.parametrize(("alignment", "x"), [("topStart", W - 60), ("topEnd", 0), ("center", 176)])
+def test_box_alignment_start_is_the_right_edge_RM_prototypeAlignment_TopStart(  # noqa: N802
+    rtl: Any, alignment: str, x: float
+) -> None:
+    root = {"type": "box", "style": {"width": "fill", "height": {"dp": 100}, "alignment": alignment},
+            "children": [box("kid", 60, 40)]}  # fmt: skip
+    assert bounds(rtl, spec_of(root))["kid"]["x"] == x
+
+
+def test_column_start_alignment_is_the_right_edge_RM_prototypeHorizontalAlignment_Start(  # noqa: N802
+    rtl: Any,
+) -> None:
+    root = {"type": "column", "style": {"width": "fill"},
+            "children": [box("a", 60, 20), box("b", 100, 20, alignment="topEnd")]}  # fmt: skip
+    b = bounds(rtl, spec_of(root))
+    assert (b["a"]["x"], b["b"]["x"]) == (W - 60, W - 100)
+
+
+def test_the_root_wraps_at_the_top_right_HO_PrototypeChrome_Box_TopStart(  # noqa: N802
+    rtl: Any,
+) -> None:
+    b = bounds(rtl, spec_of(box("root", 120, 80)))
+    assert (b["root"]["x"], b["root"]["y"]) == (W - 120, 0)
+
+
+def test_a_positive_offset_moves_left_SC_Modifier_offset(rtl: Any) -> None:  # noqa: N802
+    root = {"type": "column", "style": {"width": "fill"},
+            "children": [box("moved", 50, 50, offset={"x": 20, "y": 10})]}  # fmt: skip
+    b = bounds(rtl, spec_of(root))
+    assert (b["moved"]["x"], b["moved"]["y"]) == (W - 50 - 20, 10)
+
+
+def test_text_start_is_the_right_RM_mapPrototypeStyle_TextAlign_Start(  # noqa: N802
+    rtl: Any,
+) -> None:
+    root = {"type": "text", "id": "t", "text": "Hello", "style": {"width": "fill", "textSize": 30}}
+    rtl.show(spec_of(root))
+    ink = _ink_columns(rtl.grab(), 0, 60)
+    assert ink and min(ink) > W / 2  # drawn at the right edge, not the left
+
+
+def test_anchor_start_is_the_bounds_right_edge_prototypeAnchorRect_layoutDirection(  # noqa: N802
+    rtl: Any,
+) -> None:
+    anchored = box("pin", 20, 20)
+    anchored["anchor"] = {"type": "bounds", "alignment": "start", "offset": {"x": 5, "y": 0},
+                          "bounds": {"x": 100, "y": 200, "width": 80, "height": 40}}  # fmt: skip
+    root = {"type": "column", "style": {"width": "fill"}, "children": [box("a", 10, 10), anchored]}
+    b = bounds(rtl, spec_of(root))
+    # the node's start (right) edge on the bounds' right edge; the offset stays in screen axes
+    assert (b["pin"]["x"], b["pin"]["y"]) == (100 + 80 - 20 + 5, 200 + 10)
+
+
+def test_a_floating_window_keeps_its_side_WindowLayout_computeFrames_Gravity_START(  # noqa: N802
+    rtl: Any,
+) -> None:
+    placement = {"type": "floating", "gravity": "topStart", "offset": {"x": 16, "y": 24}}
+    b = bounds(rtl, spec_of(box("b", 60, 40), window={"placement": placement}))
+    # The window manager applies Gravity.START without a direction: it stays on the left.
+    assert (b["b"]["x"], b["b"]["y"]) == (16, 24)
+
+
+def test_per_corner_radii_swap_sides_TH_prototypeCornerShape_RoundedCornerShape_topStart(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    root = box("c", 200, 100, background="#0000FF", cornerRadius={"topStart": 40})
+    blue = hex_rgb("#0000FF")
+    for s, rounded_x, square_x in ((scene, 2, 198), (rtl, W - 2, W - 198)):
+        s.show(spec_of(root))
+        image = s.grab()
+        assert not close(rgb_at(image, rounded_x, 2), blue)  # the rounded top-start corner
+        assert close(rgb_at(image, square_x, 2), blue)
+
+
+def test_a_gradient_is_not_mirrored_SC_prototypeGradientBrush_createShader(  # noqa: N802
+    rtl: Any,
+) -> None:
+    gradient = {"type": "linear", "angle": 0, "stops": [{"color": "#FF0000"}, {"color": "#0000FF"}]}
+    rtl.show(spec_of(box("g", W, 40, gradient=gradient)))
+    image = rtl.grab()
+    left, right = rgb_at(image, 3, 20), rgb_at(image, W - 3, 20)
+    assert left[0] > 200 and left[2] < 60  # red on the left in both directions
+    assert right[2] > 200 and right[0] < 60
+
+
+def test_icons_are_not_mirrored_PrototypeIcons_loadStyle_filled_package(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # The phone loads `androidx.compose.material.icons.filled.<Name>Kt`, whose icons are not
+    # auto-mirrored (`Icons.AutoMirrored` is another package): an arrow points the same way.
+    root = {"type": "icon", "id": "i", "name": "arrow_back", "style": {"width": {"dp": 48}}}
+    crops = []
+    for s in (scene, rtl):
+        s.show(spec_of(root))
+        b = bounds(s)["i"]
+        crops.append(pixels(s.grab())[: int(b["height"]), int(b["x"]) : int(b["x"] + b["width"])])
+    assert (crops[0] == crops[1]).all()
+
+
+def test_a_switch_and_its_label_mirror_MC_Switch_Row_layoutDirection(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # Label, then the switch, from the start: right to left the label is at the right and the
+    # checked thumb at the switch's left end, the mirror image of left to right.
+    root = {"type": "switch", "id": "s", "label": "Wi-Fi", "stateKey": "on"}
+    track, thumb = [], []
+    for s in (scene, rtl):
+        s.show(spec_of(root, state={"on": True}))
+        image = s.grab()
+        colors = s.controller.scheme.colors
+        track.append(_columns_of(image, 24, hex_rgb(colors["primary"])))
+        thumb.append(_columns_of(image, 24, hex_rgb(colors["onPrimary"]), within=track[-1]))
+    assert track[0] and _runs(track[1]) == pytest.approx(_mirror_runs(track[0]), abs=2)
+    assert thumb[0] and _runs(thumb[1]) == pytest.approx(_mirror_runs(thumb[0]), abs=2)
+    assert max(thumb[1]) < min(track[1]) + 30  # the checked thumb at the switch's left end
+
+
+def test_a_slider_runs_from_the_right_MC_Slider_layoutDirection(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    root = {"type": "slider", "stateKey": "v", "min": 0, "max": 10, "style": {"width": "fill"}}
+    active = []
+    for s in (scene, rtl):
+        s.show(spec_of(root, state={"v": 2}))
+        active.append(_columns_of(s.grab(), 24, hex_rgb(s.controller.scheme.colors["primary"])))
+    assert active[0] and _runs(active[1]) == pytest.approx(_mirror_runs(active[0]), abs=2)
+    assert sum(x > W / 2 for x in active[1]) > len(active[1]) / 2  # 0..2 of 10 at the right
+
+
+def test_a_horizontal_scroll_starts_at_its_right_end_SC_horizontalScroll_layoutDirection(  # noqa: N802
+    rtl: Any,
+) -> None:
+    row = {"type": "row", "children": [box(f"k{i}", 100, 40) for i in range(8)]}
+    root = {"type": "scroll", "axis": "horizontal", "style": {"width": "fill"}, "child": row}
+    b = bounds(rtl, spec_of(root))
+    # the first child (the row's start) is at the screen's right edge
+    assert b["k0"]["x"] == pytest.approx(W - 100, abs=0.5)
+    assert b["k1"]["x"] == pytest.approx(W - 200, abs=0.5)
+
+
+def test_the_dismiss_label_is_at_the_left_HO_PrototypeChrome_Alignment_CenterEnd(  # noqa: N802
+    quick: Any,
+) -> None:
+    from PySide6.QtQuick import QQuickItem
+
+    from studio.preview.render import HeadlessScene
+
+    phone = HeadlessScene(412, 915, "light", chrome=True, rtl=True)
+    try:
+        phone.show(spec_of({"type": "spacer"}))
+        phone.grab()
+        bar = phone.screen_item().findChild(QQuickItem, "dismissBar")
+        label = bar.childItems()[0]
+        assert label.x() == 12  # Alignment.CenterEnd, right to left, with 12 dp of padding
+    finally:
+        phone.close()
+
+
+def test_render_rtl_writes_the_mirrored_png_proto_studio_render(  # noqa: N802
+    quick: Any, tmp_path: Path
+) -> None:
+    from studio.preview.render import render_spec
+
+    out = tmp_path / "rtl.png"
+    spec = spec_of(box("b", 100, 100, background="#0000FF"))
+    render_spec(spec, out, chrome=False, rtl=True)
+    image = QImage(str(out))
+    blue = hex_rgb("#0000FF")
+    assert close(rgb_at(image, W - 50, 50), blue) and not close(rgb_at(image, 50, 50), blue)
+
+
+def _columns_of(
+    image: QImage, y: int, color: tuple[int, int, int], within: list[int] | None = None
+) -> list[int]:
+    """The x of every column whose pixel in row `y` is `color` (within the range of `within`,
+    when given)."""
+    lo, hi = (min(within), max(within)) if within else (0, W - 1)
+    return [x for x in range(W) if lo <= x <= hi and close(rgb_at(image, x, y), color, 6)]
+
+
+def _runs(xs: list[int]) -> list[float]:
+    """The runs of consecutive columns, flattened: [start, end, start, end ...] (gaps of one
+    antialiased column are bridged)."""
+    out: list[float] = []
+    for x in sorted(xs):
+        if out and x - out[-1] <= 2:
+            out[-1] = x
+        else:
+            out += [x, x]
+    return out
+
+
+def _mirror_runs(xs: list[int]) -> list[float]:
+    """`_runs` of the columns' mirror image on the screen."""
+    return _runs([W - 1 - x for x in xs])
+
+
+def _ink_columns(
+    image: QImage, top: int, bottom: int, exclude: list[int] | None = None
+) -> list[int]:
+    """The x of every column between `top` and `bottom` with dark ink (text) in it."""
+    rows = pixels(image)[top:bottom, :, :3].astype(int)
+    dark = (rows.sum(axis=2) < 250).any(axis=0)
+    skip = set(exclude or ())
+    return [x for x in range(min(W, dark.shape[0])) if dark[x] and x not in skip]
