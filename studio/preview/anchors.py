@@ -6,7 +6,11 @@ An anchored node below the root takes no slot in its parent and is not clipped b
 measured against the whole space the prototype content is given (its bounds exactly for `cover`)
 and placed at screen coordinates (dp), less the content area's origin on the screen, in a layer
 above the tree (resources/qml/DeviceScreen.qml `anchorLayer`) or, inside an open dialog or sheet,
-above that modal (Overlay.qml). Only the window's content area clips it. An anchored root stays
+above that modal (Overlay.qml). Only the window's content area clips it. The phone's scroll is not lazy (SC "scroll":
+`Box(verticalScroll)` composes all its content), so an anchored node is drawn wherever its row
+is: a lazily measured scroll is measured on until every layered node's ancestors are laid out
+(`stopped_short`), and those ancestors stay instantiated however far they are scrolled out
+(`holders`). An anchored root stays
 in the tree at its anchor; in a floating window the window itself moves onto it instead
 (HO `moveAnchored`). Its delegate is still made by its authored parent (`AnchoredKid.qml`), so
 it keeps the content colour there and appears, fades and goes with its ancestors.
@@ -87,6 +91,33 @@ class AnchorLayer:
             x, y = anchor_origin(anchor, ln.sw, ln.sh)
             ln.x = x - origin[0] + (ln.sw - ln.w) / 2
             ln.y = y - origin[1] + (ln.sh - ln.h) / 2
+
+
+def stopped_short(host: Host, root: LNode) -> list[LNode]:
+    """The lazily measured scrolls that stopped before an ancestor of a layered anchor: measuring
+    more of them lays that ancestor out, so that it can make the anchored node's delegate."""
+    scrolls: dict[int, LNode] = {}
+    for ln, _chain in _layered(host, root, ()):
+        if _reached(ln):
+            continue
+        up = ln.parent
+        while up is not None:
+            if up.type == "scroll" and up.extra.get("lazy_below"):
+                scrolls[id(up)] = up
+            up = up.parent
+    return list(scrolls.values())
+
+
+def _reached(ln: LNode) -> bool:
+    """Whether the layout got as far as `ln`: no linear ancestor stopped lazily before the child
+    on its way (`LNode.partial`, the index of the first child not measured)."""
+    node = ln
+    while node.parent is not None:
+        partial = node.parent.partial
+        if 0 <= partial <= node.index:
+            return False
+        node = node.parent
+    return True
 
 
 def _layered(

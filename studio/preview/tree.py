@@ -21,7 +21,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QImageReader
 
 from studio.preview import icons
-from studio.preview.anchors import AnchorLayer, has_anchors
+from studio.preview.anchors import AnchorLayer, has_anchors, stopped_short
 from studio.preview.layout import FLOATING, INF, LNode, measure
 from studio.preview.measure import QuickMeasurer
 from studio.preview.nodes import (
@@ -43,6 +43,10 @@ _HIDDEN: Window = (0.0, 0.0, -1.0, -1.0)
 _SLACK = 8.0
 #: How much more of a lazily measured scroll is measured per idle step after the first frame.
 _STEP_MS = 6.0
+#: Reaching an anchored node's row: the first extra reach (dp), doubled each round, and the most
+#: rounds (a 2,000 dp step doubled 30 times is past any spec the limits allow).
+_REACH_STEP = 2000.0
+_REACH_ROUNDS = 30
 
 
 class SceneTree:
@@ -249,6 +253,8 @@ class SceneTree:
             return
         max_w, max_h = self._root_max
         measure(self, root, (0.0, max_w, 0.0, max_h, 0), INF)
+        if self._has_anchors and not self.eager and self._lazy():
+            self._reach_anchors(root)
         root.x = (root.sw - root.w) / 2
         root.y = (root.sh - root.h) / 2
         self._place_anchors(root)
@@ -276,6 +282,22 @@ class SceneTree:
             return
         self.anchors.place_root(root, self._origin, self.floating)
         self.anchors.place(self, root, self._root_max, self._origin)
+
+    def _reach_anchors(self, root: LNode) -> None:
+        """Measure lazily measured scrolls on (a growing step at a time) until every layered
+        anchor's ancestors are laid out: the phone composes all of a scroll, so it draws an
+        anchored node from a row far below the first screen (a one-shot render too)."""
+        assert self._root_max is not None
+        max_w, max_h = self._root_max
+        for _ in range(_REACH_ROUNDS):
+            scrolls = stopped_short(self, root)
+            if not scrolls:
+                return
+            for ln in scrolls:
+                ahead = ln.extra.get("ahead", 0.0)
+                ln.extra["ahead"] = ahead + max(_REACH_STEP, ahead)
+                ln.mark_dirty()
+            measure(self, root, (0.0, max_w, 0.0, max_h, 0), INF)
 
     def _mount_ahead(self) -> None:
         """After a spec's first frame: instantiate the rows ahead of each scroll as well."""

@@ -329,3 +329,50 @@ def test_proto_studio_render_refuses_it_in_one_line_prototypeAnchorPlacementErro
     assert main(["render", str(path), "--out", str(out), "--backend", "software"]) == 1
     err = capsys.readouterr().err
     assert err == f"render: {path}: {REFUSED}\n" and not out.exists()
+
+
+# -- anchored nodes inside a scroll: the phone composes all of it (SC "scroll", `PrototypeAnchorLayer`)
+
+
+def _long_scroll(anchored_row: int, rows: int = 40) -> dict[str, Any]:
+    """A scroll of 100 dp green rows, the row `anchored_row` holding a red box anchored at
+    (100, 300): on the phone the scroll is `Box(verticalScroll)`, not lazy, so every row is
+    composed and the anchor layer draws the box at its screen place wherever its row is."""
+    items = [box(f"row{i}", 412, 100, background="#00FF00") for i in range(rows)]
+    items[anchored_row]["children"] = [anchored("deep", 100, 300, 100)]
+    column = {"type": "column", "id": "col", "children": items}
+    return spec_of({"type": "scroll", "id": "list", "child": column})
+
+
+def test_a_one_shot_render_draws_an_anchor_from_a_row_far_below_the_first_screen_PrototypeAnchorLayer(  # noqa: N802, E501
+    quick: Any, tmp_path: Any
+) -> None:
+    import json
+
+    from PySide6.QtGui import QImage
+
+    from studio.cli import main
+
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(_long_scroll(30)), encoding="utf-8")  # row 30: 3,000 dp down
+    out = tmp_path / "long.png"
+    code = main(["render", str(path), "--out", str(out), "--backend", "software", "--no-chrome"])
+    assert code == 0
+    image = QImage(str(out))
+    assert rgb_at(image, 150, 350) == RED and rgb_at(image, 50, 350) == (0, 255, 0)
+
+
+def test_an_anchored_node_stays_where_anchored_as_its_row_scrolls_in_and_out_PrototypeAnchorLayer(  # noqa: N802, E501
+    scene: Any,
+) -> None:
+    from tests.preview.helpers import find_items
+
+    # Its row is 3,000 dp down, unmeasured by the first frame's lazy scroll; the phone draws it
+    # from the start all the same.
+    scene.load(_long_scroll(30))
+    assert rgb_at(scene.grab_now(), 150, 350) == RED
+    (flick,) = [i for i in find_items(scene.screen_item(), "") if i.inherits("QQuickFlickable")]
+    # Its row scrolled into view (at 400 dp on screen), then out above and below it again.
+    for y in (2600.0, 0.0, 1200.0, 3085.0):
+        flick.setProperty("contentY", y)
+        assert rgb_at(scene.grab(), 150, 350) == RED  # the layer's place, whatever is scrolled
