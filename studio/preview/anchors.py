@@ -34,6 +34,8 @@ from studio.preview.layout import (
 #: The types whose children the phone composes inline (SC `PROTOTYPE_INLINE_CONTAINER_ROLES`),
 #: and the modals, whose children their own layer lists (`layeredPrototypeAnchorsIn`).
 _PARENTS = frozenset({"box", "row", "column", "scroll", "card", "pager"}) | FLOATING
+#: A layered anchor and the ids of its ancestors' LNodes.
+Layered = tuple[LNode, tuple[int, ...]]
 
 
 def has_anchors(value: Any) -> bool:
@@ -77,12 +79,16 @@ class AnchorLayer:
             root.y += y - origin[1]
 
     def place(
-        self, host: Host, root: LNode, space: tuple[float, float], origin: tuple[float, float]
+        self,
+        host: Host,
+        layered: list[Layered],
+        space: tuple[float, float],
+        origin: tuple[float, float],
     ) -> None:
-        """Measure every layered anchor against `space` and place it in layer coordinates (the
-        content area's, whose top-left is at `origin` on the screen)."""
+        """Measure every layered anchor (`layered(host, root)`) against `space` and place it in
+        layer coordinates (the content area's, whose top-left is at `origin` on the screen)."""
         self.clear()
-        for ln, chain in _layered(host, root, ()):
+        for ln, chain in layered:
             self.listed.add(id(ln))
             self.holders.update(chain)
             anchor = bounds_anchor(ln.node)
@@ -93,11 +99,16 @@ class AnchorLayer:
             ln.y = y - origin[1] + (ln.sh - ln.h) / 2
 
 
-def stopped_short(host: Host, root: LNode) -> list[LNode]:
+def layered(host: Host, root: LNode) -> list[Layered]:
+    """The anchored nodes the phone draws in a layer, in tree order, with their ancestors' ids."""
+    return list(_layered(host, root, ()))
+
+
+def stopped_short(layered: list[Layered]) -> list[LNode]:
     """The lazily measured scrolls that stopped before an ancestor of a layered anchor: measuring
     more of them lays that ancestor out, so that it can make the anchored node's delegate."""
     scrolls: dict[int, LNode] = {}
-    for ln, _chain in _layered(host, root, ()):
+    for ln, _chain in layered:
         if _reached(ln):
             continue
         up = ln.parent
@@ -120,9 +131,7 @@ def _reached(ln: LNode) -> bool:
     return True
 
 
-def _layered(
-    host: Host, parent: LNode, chain: tuple[int, ...]
-) -> Iterator[tuple[LNode, tuple[int, ...]]]:
+def _layered(host: Host, parent: LNode, chain: tuple[int, ...]) -> Iterator[Layered]:
     """The anchored nodes below `parent` in tree order, with their ancestors' ids
     (`anchorsBelow`): only the children of inline containers and modals, and of a pager only its
     current page; under hidden ancestors too (their parent then makes no delegate for them)."""
