@@ -1,12 +1,15 @@
 """Which CtrlProxy capabilities a spec needs, and why a device that lacks them must refuse it: the
 gates AutoMobile's host applies (kaeawc/auto-mobile `src/features/observe/android/
 CtrlProxyPrototypes.ts`, `src/features/prototype/prototypeThemeModes.ts`), plus the studio's own
-extensions."""
+extensions; and the host's refusal of anchors a floating window cannot show, whatever the device
+(`prototypeAnchors.ts` `prototypeAnchorPlacementError`, `studio.spec.anchors`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
+
+from studio.spec.anchors import anchor_placement_error
 
 SHOW = "show_prototype"
 PUT_ASSET = "put_prototype_asset"
@@ -179,7 +182,8 @@ def refusals(
     display: str | int | None = None,
     assets: bool = False,
 ) -> list[str]:
-    """One line per reason this device cannot show the spec; empty when it can."""
+    """One line per reason this device cannot show the spec; empty when it can. Give it the
+    expanded spec (as `DeviceShow.show` does): the host's rules read it so."""
     reasons = []
     for capability, where in required_capabilities(
         spec, appearance=appearance, display=display, assets=assets
@@ -209,4 +213,8 @@ def refusals(
                 f"{path}: element anchors are not resolved by the studio yet; use bounds"
             )
             break
+    # prototypeTools.ts `assertAnchorsShowable`: refused before anything is sent to the phone.
+    placement = anchor_placement_error(spec)
+    if placement is not None:
+        reasons.append(placement)
     return reasons

@@ -6,7 +6,11 @@ An anchored node below the root takes no slot in its parent and is not clipped b
 measured against the whole space the prototype content is given (its bounds exactly for `cover`)
 and placed at screen coordinates (dp), less the content area's origin on the screen, in a layer
 above the tree (resources/qml/DeviceScreen.qml `anchorLayer`) or, inside an open dialog or sheet,
-above that modal (Overlay.qml). Only the window's content area clips it. An anchored root stays
+above that modal (Overlay.qml). Only the window's content area clips it. The phone's scroll is not lazy (SC "scroll":
+`Box(verticalScroll)` composes all its content), so an anchored node is drawn wherever its row
+is: a lazily measured scroll is measured on until every layered node's ancestors are laid out
+(`stopped_short`), and those ancestors stay instantiated however far they are scrolled out
+(`holders`). An anchored root stays
 in the tree at its anchor; in a floating window the window itself moves onto it instead
 (HO `moveAnchored`). Its delegate is still made by its authored parent (`AnchoredKid.qml`), so
 it keeps the content colour there and appears, fades and goes with its ancestors.
@@ -30,6 +34,8 @@ from studio.preview.layout import (
 #: The types whose children the phone composes inline (SC `PROTOTYPE_INLINE_CONTAINER_ROLES`),
 #: and the modals, whose children their own layer lists (`layeredPrototypeAnchorsIn`).
 _PARENTS = frozenset({"box", "row", "column", "scroll", "card", "pager"}) | FLOATING
+#: A layered anchor and the ids of its ancestors' LNodes.
+Layered = tuple[LNode, tuple[int, ...]]
 
 
 def has_anchors(value: Any) -> bool:
@@ -75,12 +81,16 @@ class AnchorLayer:
             root.y += y - origin[1]
 
     def place(
-        self, host: Host, root: LNode, space: tuple[float, float], origin: tuple[float, float]
+        self,
+        host: Host,
+        layered: list[Layered],
+        space: tuple[float, float],
+        origin: tuple[float, float],
     ) -> None:
-        """Measure every layered anchor against `space` and place it in layer coordinates (the
-        content area's, whose top-left is at `origin` on the screen)."""
+        """Measure every layered anchor (`layered(host, root)`) against `space` and place it in
+        layer coordinates (the content area's, whose top-left is at `origin` on the screen)."""
         self.clear()
-        for ln, chain in _layered(host, root, ()):
+        for ln, chain in layered:
             self.listed.add(id(ln))
             self.holders.update(chain)
             anchor = bounds_anchor(ln.node)
@@ -91,9 +101,39 @@ class AnchorLayer:
             ln.y = y - origin[1] + (ln.sh - ln.h) / 2
 
 
-def _layered(
-    host: Host, parent: LNode, chain: tuple[int, ...]
-) -> Iterator[tuple[LNode, tuple[int, ...]]]:
+def layered(host: Host, root: LNode) -> list[Layered]:
+    """The anchored nodes the phone draws in a layer, in tree order, with their ancestors' ids."""
+    return list(_layered(host, root, ()))
+
+
+def stopped_short(layered: list[Layered]) -> list[LNode]:
+    """The lazily measured scrolls that stopped before an ancestor of a layered anchor: measuring
+    more of them lays that ancestor out, so that it can make the anchored node's delegate."""
+    scrolls: dict[int, LNode] = {}
+    for ln, _chain in layered:
+        if _reached(ln):
+            continue
+        up = ln.parent
+        while up is not None:
+            if up.type == "scroll" and up.extra.get("lazy_below"):
+                scrolls[id(up)] = up
+            up = up.parent
+    return list(scrolls.values())
+
+
+def _reached(ln: LNode) -> bool:
+    """Whether the layout got as far as `ln`: no linear ancestor stopped lazily before the child
+    on its way (`LNode.partial`, the index of the first child not measured)."""
+    node = ln
+    while node.parent is not None:
+        partial = node.parent.partial
+        if 0 <= partial <= node.index:
+            return False
+        node = node.parent
+    return True
+
+
+def _layered(host: Host, parent: LNode, chain: tuple[int, ...]) -> Iterator[Layered]:
     """The anchored nodes below `parent` in tree order, with their ancestors' ids
     (`anchorsBelow`): only the children of inline containers and modals, and of a pager only its
     current page; under hidden ancestors too (their parent then makes no delegate for them)."""

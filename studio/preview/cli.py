@@ -44,7 +44,8 @@ def configure_render(parser: argparse.ArgumentParser) -> None:
 
 def load_render_spec(path: Path) -> dict[str, Any]:
     """The spec, validated and with components expanded; ValueError with a one-line message
-    (FileNotFoundError when it cannot be read)."""
+    (FileNotFoundError when it cannot be read), also for a valid spec that AutoMobile's host
+    refuses to show (`studio.spec.anchors`)."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -71,6 +72,11 @@ def load_render_spec(path: Path) -> dict[str, Any]:
         raise ValueError(f"{path}: {exc}") from exc
     if not isinstance(expanded, dict):
         raise ValueError(f"{path}: $: Expected a spec object")
+    from studio.spec.anchors import anchor_placement_error
+
+    refusal = anchor_placement_error(expanded)  # valid, but the phone would show nothing
+    if refusal is not None:
+        raise ValueError(f"{path}: {refusal}")
     return expanded
 
 

@@ -23,12 +23,17 @@ from studio.preview.scheme import Scheme, build_scheme
 from studio.preview.styles import resolve_style
 from studio.preview.tree import SceneTree
 from studio.runtime import Runtime, StateWriteError
+from studio.spec.anchors import anchor_placement_error
 
 AssetResolver = Callable[[str], "str | Path | None"]
 log = logging.getLogger(__name__)
 #: Keys of resolved styles (a style dict's "key"), unique in the process: QML converts each
 #: distinct style to a JavaScript object once and shares it (resources/qml/Styles.js).
 _style_keys = itertools.count(1)
+
+
+#: What the window holds while the phone would refuse the spec: nothing (its window is not drawn).
+_NOTHING: dict[str, Any] = {"root": {"type": "box", "children": []}}
 
 
 def appearance_source(spec: Mapping[str, Any]) -> str:
@@ -52,6 +57,8 @@ class PreviewController(QObject):
     platformRequested = Signal(object)
     runtimeEvent = Signal(object)
     runtimeRefused = Signal(object)
+    #: The spec shown cannot be shown on a phone (one line naming the place), or "" again.
+    showRefusalChanged = Signal(str)
 
     def __init__(
         self,
@@ -76,6 +83,7 @@ class PreviewController(QObject):
         self._device_chrome = True
         self._keyboard = False
         self._shown_active = True
+        self._refusal = ""
         self._engine: Any = None
         self._clock24 = False
         self._rtl = False
@@ -113,6 +121,7 @@ class PreviewController(QObject):
         device's light/dark/system, as `set_appearance`, without re-showing the old spec)."""
         if appearance is not None:
             self._appearance = appearance
+        self._check_showable(spec)
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._runtime = Runtime(spec)
@@ -129,6 +138,7 @@ class PreviewController(QObject):
         if self._runtime is None or root is None:
             self.set_spec(spec)
             return
+        self._check_showable(spec)
         old_spec = self._runtime.spec
         old_state = dict(self._runtime.state)
         old_pages = dict(self._runtime.pages)
@@ -140,7 +150,7 @@ class PreviewController(QObject):
         window_changed = old_spec.get("window") != spec.get("window")
         changed = set(changed_addresses)
         new_root = spec["root"]
-        if "root" in changed or not same_shape(root.node, new_root):
+        if self._refusal or "root" in changed or not same_shape(root.node, new_root):
             self._rebuild_all(spec)
             return
         self._tree.reset_addresses(spec)
@@ -158,6 +168,19 @@ class PreviewController(QObject):
         pagers = {p for p in set(old_pages) | set(pages) if old_pages.get(p) != pages.get(p)}
         self._bump(keys, pagers, now=True)
         self._tree.relayout()
+
+    @property
+    def show_refusal(self) -> str:
+        """Why the phone would show nothing of the spec shown (one line), else "". The window is
+        then not drawn, as on the phone, whose host refuses the show (`studio.spec.anchors`)."""
+        return self._refusal
+
+    def _check_showable(self, spec: Mapping[str, Any]) -> None:
+        refusal = anchor_placement_error(spec) or ""
+        if refusal != self._refusal:
+            self._refusal = refusal
+            self.windowChanged.emit()
+            self.showRefusalChanged.emit(refusal)
 
     def _sync(self, ln: LNode, node: dict[str, Any], changed: set[str]) -> None:
         """Bring `ln` (and its subtree) up to `node`. Equal subtrees are skipped at C speed."""
@@ -248,7 +271,8 @@ class PreviewController(QObject):
         self.themeChanged.emit()
         self.windowChanged.emit()
         self.insetsChanged.emit()
-        self._root = self._tree.show(spec)
+        # A spec the phone would refuse builds no scene: nothing is shown, nothing can be tapped.
+        self._root = self._tree.show(_NOTHING if self._refusal else spec)
         self.rootChanged.emit()
 
     def _sync_tree_env(self) -> None:
@@ -586,7 +610,9 @@ class PreviewController(QObject):
         placement["opacity"] = float(window.get("opacity", 100)) / 100.0
         placement["persistent"] = window.get("persistence") == "device"
         # A dismissed prototype's window is gone from the phone until it is shown again.
-        placement["active"] = self._runtime.active if self._runtime is not None else True
+        placement["active"] = (
+            self._runtime.active if self._runtime is not None else True
+        ) and not self._refusal
         return placement
 
     def _get_motion(self) -> int:

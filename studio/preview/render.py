@@ -198,6 +198,8 @@ def render_spec(
     scene.controller.tree.look_ahead = False  # nor are rows made ahead of a scroll it never moves
     try:
         scene.show(spec)
+        if scene.controller.show_refusal:  # the phone shows nothing: no image pretends otherwise
+            raise SceneError(scene.controller.show_refusal)
         image = scene.grab()
         if image.isNull():
             raise SceneError("the scene produced no image")

@@ -21,7 +21,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QImageReader
 
 from studio.preview import icons
-from studio.preview.anchors import AnchorLayer, has_anchors
+from studio.preview.anchors import AnchorLayer, Layered, has_anchors, layered, stopped_short
 from studio.preview.layout import FLOATING, INF, LNode, bounds_anchor, measure
 from studio.preview.measure import QuickMeasurer
 from studio.preview.nodes import (
@@ -43,6 +43,10 @@ _HIDDEN: Window = (0.0, 0.0, -1.0, -1.0)
 _SLACK = 8.0
 #: How much more of a lazily measured scroll is measured per idle step after the first frame.
 _STEP_MS = 6.0
+#: Reaching an anchored node's row: the first extra reach (dp), doubled each round, and the most
+#: rounds (a 2,000 dp step doubled 30 times is past any spec the limits allow).
+_REACH_STEP = 2000.0
+_REACH_ROUNDS = 30
 
 
 class SceneTree:
@@ -257,6 +261,9 @@ class SceneTree:
             return
         max_w, max_h = self._root_max
         measure(self, root, (0.0, max_w, 0.0, max_h, 0), INF)
+        anchored = layered(self, root) if self._has_anchors else []
+        if anchored and not self.eager and self._lazy():
+            self._reach_anchors(root, anchored)
         area_w = max_w if math.isfinite(max_w) else root.sw
         root.x = (root.sw - root.w) / 2
         if self.rtl and not self.floating and bounds_anchor(root.node) is None:
@@ -264,7 +271,7 @@ class SceneTree:
             # top-right right to left; a floating window wraps its root whatever the direction.
             root.x += area_w - root.sw
         root.y = (root.sh - root.h) / 2
-        self._place_anchors(root)
+        self._place_anchors(root, anchored)
         area_h = max_h if math.isfinite(max_h) else root.sh
         window = (-root.x, -root.y, area_w - root.x, area_h - root.y)
         self._mount(root, None if self.eager else window)
@@ -283,14 +290,30 @@ class SceneTree:
         ):
             self._completer.start()
 
-    def _place_anchors(self, root: LNode) -> None:
+    def _place_anchors(self, root: LNode, anchored: list[Layered]) -> None:
         """Put an anchored root and the layered anchors where the phone draws them."""
         if not self._has_anchors or self._root_max is None:
             if self.anchors.listed or self.anchors.holders:
                 self.anchors.clear()
             return
         self.anchors.place_root(root, self._origin, self.floating, self.rtl)
-        self.anchors.place(self, root, self._root_max, self._origin)
+        self.anchors.place(self, anchored, self._root_max, self._origin)
+
+    def _reach_anchors(self, root: LNode, anchored: list[Layered]) -> None:
+        """Measure lazily measured scrolls on (a growing step at a time) until every layered
+        anchor's ancestors are laid out: the phone composes all of a scroll, so it draws an
+        anchored node from a row far below the first screen (a one-shot render too)."""
+        assert self._root_max is not None
+        max_w, max_h = self._root_max
+        for _ in range(_REACH_ROUNDS):
+            scrolls = stopped_short(anchored)
+            if not scrolls:
+                return
+            for ln in scrolls:
+                ahead = ln.extra.get("ahead", 0.0)
+                ln.extra["ahead"] = ahead + max(_REACH_STEP, ahead)
+                ln.mark_dirty()
+            measure(self, root, (0.0, max_w, 0.0, max_h, 0), INF)
 
     def frame_drawn(self) -> None:
         """The scene's window drew a frame: the rows ahead, if a spec's first frame awaited it."""

@@ -32,6 +32,8 @@ class PreviewWidget(QWidget):
     platformRequested = Signal(object)
     runtimeEvent = Signal(object)
     runtimeRefused = Signal(object)
+    #: The phone would show nothing of this spec (one line naming the place), or "" again.
+    showRefusalChanged = Signal(str)
     #: Ctrl+wheel over the preview: +1 zoom in, -1 zoom out (the pane owns the zoom levels).
     zoomStepRequested = Signal(int)
     #: The scale the device is drawn at changed (at Fit: the pane or the device was resized).
@@ -51,6 +53,7 @@ class PreviewWidget(QWidget):
         self._controller.platformRequested.connect(self.platformRequested)
         self._controller.runtimeEvent.connect(self.runtimeEvent)
         self._controller.runtimeRefused.connect(self.runtimeRefused)
+        self._controller.showRefusalChanged.connect(self.showRefusalChanged)
         self._quick = QQuickWidget(self)
         self._grabs: list[Any] = []  # QQuickItemGrabResults until they are ready
         # A child of the QQuickWidget: deleted after the scene that reads it, never before.
@@ -111,8 +114,14 @@ class PreviewWidget(QWidget):
         return self._scroll
 
     def set_spec(self, spec: dict[str, Any]) -> None:
-        """Show a valid, component-expanded spec from its initial state."""
+        """Show a valid, component-expanded spec from its initial state (or, as the phone, no
+        window at all when its host would refuse it: `show_refusal` says why)."""
         self._controller.set_spec(spec)
+
+    @property
+    def show_refusal(self) -> str:
+        """Why the phone would show nothing of the spec shown (one line), else ""."""
+        return self._controller.show_refusal
 
     def apply_change(self, spec: dict[str, Any], changed_addresses: Iterable[str]) -> None:
         """Show an edited spec in place (pager pages kept, the new spec's state wins); only the

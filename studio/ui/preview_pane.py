@@ -118,6 +118,12 @@ class PreviewPane(QWidget):
         self.log_toggle.setChecked(True)
         self.event_log = EventLog(self)
         self.status = QLabel("", self)
+        # Why the built-in preview shows no window: the phone would refuse the spec (one line).
+        self.refusal = QLabel("", self)
+        self.refusal.setObjectName("previewRefusal")
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet("color: #b3261e; padding: 4px 8px;")
+        self.refusal.hide()
         self.placeholder = QLabel("Loading the preview…", self)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         # The centre: the built-in preview, or a phone's page in device mode (`show_device`).
@@ -162,6 +168,7 @@ class PreviewPane(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addWidget(bar)
+        self._layout.addWidget(self.refusal)
         self._layout.addWidget(self.centre, 1)
         self._layout.addWidget(self.event_log)
         self.log_toggle.toggled.connect(self.event_log.setVisible)
@@ -193,6 +200,7 @@ class PreviewPane(QWidget):
         self.preview.platformRequested.connect(self.platformRequested)
         self.preview.runtimeEvent.connect(self.log_event)
         self.preview.runtimeRefused.connect(self.log_refusal)
+        self.preview.showRefusalChanged.connect(lambda _line: self._show_refusal())
         self.preview.shownZoomChanged.connect(self._show_fit)
         self.preview.zoomStepRequested.connect(
             lambda step: self.zoom_in() if step > 0 else self.zoom_out()
@@ -319,6 +327,19 @@ class PreviewPane(QWidget):
         self.centre.setCurrentWidget(target)
         for control in self._preview_controls:
             control.setEnabled(page is None)
+        self._show_refusal()
+
+    def refusal_text(self) -> str:
+        """The built-in preview's refusal line as shown over it ("" when it shows the spec)."""
+        return self.refusal.text() if self.refusal.isVisibleTo(self) else ""
+
+    def _show_refusal(self) -> None:
+        """The preview shows no window where the phone would show nothing: say why above it,
+        in the words the device path uses (not in device mode: the phone's page says so)."""
+        line = self.preview.show_refusal if self.preview is not None else ""
+        self.refusal.setText(f"Not shown: {line}" if line else "")
+        self.refusal.setToolTip(line)
+        self.refusal.setVisible(bool(line) and self.centre.currentWidget() is self.preview)
 
     def log_event(self, event: Any, origin: str = "") -> None:
         data = event.to_json() if hasattr(event, "to_json") else dict(event)

@@ -92,6 +92,25 @@ def test_each_gate_names_the_place_and_the_capability(
     assert caps.refusals(spec, {"show_prototype", capability}, **options) == []
 
 
+def test_an_anchor_below_a_floating_root_is_refused_whatever_the_device_assertAnchorsShowable(  # noqa: N802
+) -> None:
+    # AutoMobile's host refuses it before sending (prototypeTools.ts `assertAnchorsShowable`,
+    # prototypeAnchors.ts `prototypeAnchorPlacementError`), even to a device that takes anchors.
+    anchor = {"type": "bounds", "bounds": {"x": 0, "y": 0, "width": 1, "height": 1}}
+    floating = {"placement": {"type": "floating", "gravity": "center", "offset": {"x": 0, "y": 0}}}
+    nested = {"type": "column", "children": [{"type": "box", "children": [], "anchor": anchor}]}
+    full = {"show_prototype", "prototype_anchor_v1"}
+    reasons = caps.refusals({**BASE, "window": floating, "root": nested}, full)
+    assert reasons == [
+        "root.children[0].anchor: a floating window can anchor only its root (the window moves "
+        "onto it), so the phone shows nothing; anchor the root, or use a fullscreen or sheet "
+        "placement"
+    ]
+    root = {"type": "box", "children": [], "anchor": anchor}
+    assert caps.refusals({**BASE, "window": floating, "root": root}, full) == []
+    assert caps.refusals({**BASE, "root": nested}, full) == []
+
+
 def _gradient(color: object) -> dict[str, Any]:
     stops = [{"color": "#000000"}, {"color": color}]
     return {"root": {"type": "box", "style": {"gradient": {"type": "linear", "stops": stops}}}}

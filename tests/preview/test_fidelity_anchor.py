@@ -253,3 +253,126 @@ def test_a_tap_lands_on_the_anchored_node_where_it_is_drawn_PrototypeAnchorLayer
     qtbot.mouseClick(preview.quick_widget, Qt.MouseButton.LeftButton, pos=QPoint(150, 350))
     qtbot.waitUntil(lambda: len(events) > 0)
     assert [e.to_json()["name"] for e in events] == ["small"]
+
+
+# -- anchors below the root of a floating window (AutoMobile's host: prototypeAnchors.ts) -------
+
+FLOATING_WINDOW = {
+    "placement": {"type": "floating", "gravity": "topStart", "offset": {"x": 0, "y": 0}}
+}
+REFUSED = (
+    "root.children[1].anchor: a floating window can anchor only its root (the window moves onto "
+    "it), so the phone shows nothing; anchor the root, or use a fullscreen or sheet placement"
+)
+
+
+def _nested_in_floating() -> dict[str, Any]:
+    column = {"type": "column", "id": "col", "children": [
+        box("plain", 80, 40, background="#0000FF"), anchored("badge", 100, 300, 100)]}  # fmt: skip
+    return spec_of(column, window=FLOATING_WINDOW)
+
+
+def test_a_floating_window_with_an_anchor_below_its_root_shows_nothing_prototypeAnchorPlacementError(  # noqa: N802, E501
+    scene: Any,
+) -> None:
+    from PySide6.QtQuick import QQuickItem
+
+    # The host refuses the show before anything reaches the phone ("Nothing was shown"): no
+    # window, neither the anchored node nor the rest of the tree, and the line says where.
+    scene.show(_nested_in_floating())
+    assert scene.controller.show_refusal == REFUSED
+    image = scene.grab()
+    assert rgb_at(image, 150, 350) != RED and rgb_at(image, 40, 20) != (0, 0, 255)
+    assert not scene.screen_item().findChild(QQuickItem, "window").isVisible()
+    # Fixed by an edit (anchored root, as the host asks): shown in place, the refusal gone.
+    fixed = _nested_in_floating()
+    fixed["root"]["children"][1].pop("anchor")
+    scene.controller.apply_change(fixed, ["root.children[1]"])
+    image = scene.grab()
+    assert scene.controller.show_refusal == "" and rgb_at(image, 40, 20) == (0, 0, 255)
+
+
+def test_the_first_nested_anchor_is_named_breadth_first_as_the_host_reports_it_anchoredNodes(  # noqa: N802
+) -> None:
+    from studio.spec import validate
+    from studio.spec.anchors import anchor_placement_error
+
+    spec = _nested_in_floating()
+    deep = {"type": "box", "children": [anchored("deeper", 0, 0, 10)]}
+    spec["root"]["children"].insert(0, deep)  # depth 2, first in document order
+    assert anchor_placement_error(spec) == REFUSED.replace("children[1]", "children[2]")
+    # AutoMobile's validator accepts the spec (only the host refuses it), so ours does too.
+    assert validate(spec).ok
+    # An element anchor counts too; the root's own anchor, sheets and fullscreen are shown.
+    element = {"type": "text", "text": "x", "anchor": {
+        "type": "element", "selector": {"testTag": "buy"}, "alignment": "cover"}}  # fmt: skip
+    assert anchor_placement_error(spec_of({"type": "column", "children": [element]},
+                                          window=FLOATING_WINDOW)) is not None  # fmt: skip
+    assert (
+        anchor_placement_error(spec_of(anchored("root", 1, 2, 3), window=FLOATING_WINDOW)) is None
+    )
+    sheet = {"placement": {"type": "sheet", "edge": "bottom", "height": 300}}
+    assert anchor_placement_error(spec_of(spec["root"], window=sheet)) is None
+    assert anchor_placement_error(spec_of(spec["root"])) is None
+
+
+def test_proto_studio_render_refuses_it_in_one_line_prototypeAnchorPlacementError(  # noqa: N802
+    quick: Any, tmp_path: Any, capsys: Any
+) -> None:
+    import json
+
+    from studio.cli import main
+
+    path = tmp_path / "floating.json"
+    path.write_text(json.dumps(_nested_in_floating()), encoding="utf-8")
+    out = tmp_path / "x.png"
+    assert main(["render", str(path), "--out", str(out), "--backend", "software"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"render: {path}: {REFUSED}\n" and not out.exists()
+
+
+# -- anchored nodes inside a scroll: the phone composes all of it (SC "scroll", `PrototypeAnchorLayer`)
+
+
+def _long_scroll(anchored_row: int, rows: int = 40) -> dict[str, Any]:
+    """A scroll of 100 dp green rows, the row `anchored_row` holding a red box anchored at
+    (100, 300): on the phone the scroll is `Box(verticalScroll)`, not lazy, so every row is
+    composed and the anchor layer draws the box at its screen place wherever its row is."""
+    items = [box(f"row{i}", 412, 100, background="#00FF00") for i in range(rows)]
+    items[anchored_row]["children"] = [anchored("deep", 100, 300, 100)]
+    column = {"type": "column", "id": "col", "children": items}
+    return spec_of({"type": "scroll", "id": "list", "child": column})
+
+
+def test_a_one_shot_render_draws_an_anchor_from_a_row_far_below_the_first_screen_PrototypeAnchorLayer(  # noqa: N802, E501
+    quick: Any, tmp_path: Any
+) -> None:
+    import json
+
+    from PySide6.QtGui import QImage
+
+    from studio.cli import main
+
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(_long_scroll(30)), encoding="utf-8")  # row 30: 3,000 dp down
+    out = tmp_path / "long.png"
+    code = main(["render", str(path), "--out", str(out), "--backend", "software", "--no-chrome"])
+    assert code == 0
+    image = QImage(str(out))
+    assert rgb_at(image, 150, 350) == RED and rgb_at(image, 50, 350) == (0, 255, 0)
+
+
+def test_an_anchored_node_stays_where_anchored_as_its_row_scrolls_in_and_out_PrototypeAnchorLayer(  # noqa: N802, E501
+    scene: Any,
+) -> None:
+    from tests.preview.helpers import find_items
+
+    # Its row is 3,000 dp down, unmeasured by the first frame's lazy scroll; the phone draws it
+    # from the start all the same.
+    scene.load(_long_scroll(30))
+    assert rgb_at(scene.grab_now(), 150, 350) == RED
+    (flick,) = [i for i in find_items(scene.screen_item(), "") if i.inherits("QQuickFlickable")]
+    # Its row scrolled into view (at 400 dp on screen), then out above and below it again.
+    for y in (2600.0, 0.0, 1200.0, 3085.0):
+        flick.setProperty("contentY", y)
+        assert rgb_at(scene.grab(), 150, 350) == RED  # the layer's place, whatever is scrolled

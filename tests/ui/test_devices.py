@@ -394,6 +394,44 @@ def test_a_spec_with_studio_extensions_is_refused_with_the_place(
     assert devices.page.banner_lines() == [] and _shown(fresh_phone) == [SPEC]
 
 
+def test_a_floating_spec_anchored_below_its_root_is_refused_before_it_is_sent(
+    phone_studio: Studio, fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn]
+) -> None:
+    # AutoMobile's host refuses it whatever the device advertises (prototypeTools.ts
+    # `assertAnchorsShowable`, prototypeAnchors.ts `prototypeAnchorPlacementError`): the studio,
+    # which is the host here, does too, with the place, in the device panel and the status line.
+    start_ctrlproxy()  # prototype_anchor_v1 included
+    studio, loop = phone_studio, phone_studio.loop
+    devices = studio.window.devices
+    wait_until(loop, lambda: fresh_phone.serial in devices.picker.devices)
+    document = studio.controller.document
+    assert document is not None
+    anchor = {"type": "bounds", "bounds": {"x": 10, "y": 20, "width": 40, "height": 40}}
+    badge = {**SPEC["root"]["children"][0], "anchor": anchor}
+    floating = {"placement": {"type": "floating", "gravity": "center", "offset": {"x": 0, "y": 0}}}
+    root = {**SPEC["root"], "children": [badge, *SPEC["root"]["children"][1:]]}
+    document.replace_spec({**SPEC, "window": floating, "root": root}, summary="anchored")
+    studio.settle()
+    line = (
+        "root.children[0].anchor: a floating window can anchor only its root (the window moves "
+        "onto it), so the phone shows nothing; anchor the root, or use a fullscreen or sheet "
+        "placement"
+    )
+    # the built-in preview already says so, and shows no window
+    assert studio.window.preview_pane.refusal_text() == f"Not shown: {line}"
+    devices.picker.choose(fresh_phone.serial)
+    wait_until(loop, lambda: bool(devices.page.banner_lines()))
+    assert devices.page.banner_lines() == [f"Not shown on {fresh_phone.serial}:", line]
+    assert line in studio.status and "\n" not in studio.status
+    assert _shown(fresh_phone) == []  # nothing reached the phone
+    # the designer anchors the root instead, as the line says: shown, the banners go
+    fixed = {**SPEC, "window": floating, "root": {**SPEC["root"], "anchor": anchor}}
+    document.replace_spec(fixed, summary="root anchored")
+    wait_until(loop, lambda: devices.session is not None and devices.session.shows == 1)
+    assert devices.page.banner_lines() == [] and _shown(fresh_phone) == [fixed]
+    assert studio.window.preview_pane.refusal_text() == ""
+
+
 def test_a_locked_phone_gets_guidance_and_retry_shows_once_ctrlproxy_answers(
     phone_studio: Studio, fresh_phone: Phone, start_ctrlproxy: Callable[..., StandIn]
 ) -> None:

@@ -227,3 +227,31 @@ def test_landscape_and_a_custom_size(pane: PreviewPane, qtbot: Any) -> None:
     pane.device_combo.setCurrentIndex(0)
     qtbot.waitUntil(lambda: not pane.custom_width.isVisible())
     qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (360, 800))
+
+
+def test_a_spec_the_phone_would_refuse_shows_no_window_and_says_why(
+    pane: PreviewPane, qtbot: Any
+) -> None:
+    # AutoMobile's host shows nothing for an anchor below a floating root (prototypeAnchors.ts
+    # `prototypeAnchorPlacementError`): nor does the preview, and the line above it says where.
+    from PySide6.QtWidgets import QWidget
+
+    anchor = {"type": "bounds", "bounds": {"x": 0, "y": 0, "width": 10, "height": 10}}
+    refused = copy.deepcopy(SPEC)
+    refused["window"] = {"placement": {"type": "floating", "gravity": "center",
+                                       "offset": {"x": 0, "y": 0}}}  # fmt: skip
+    refused["root"]["children"][0]["anchor"] = anchor
+    pane.set_spec(refused)
+    qtbot.waitUntil(lambda: pane.refusal_text() != "")
+    assert pane.refusal_text().startswith("Not shown: root.children[0].anchor: a floating window")
+    assert pane.preview.visible_summary() == []  # nothing to see or tap
+    page = QWidget()
+    pane.show_device(page)  # a phone's page says it itself
+    assert pane.refusal_text() == ""
+    pane.show_device(None)
+    assert pane.refusal_text() != ""
+    fixed = copy.deepcopy(refused)
+    fixed["root"]["children"][0].pop("anchor")
+    pane.apply_change(fixed, ["root.children[0]"])
+    qtbot.waitUntil(lambda: pane.refusal_text() == "")
+    qtbot.waitUntil(lambda: any(n["address"] == "add" for n in pane.preview.visible_summary()))
