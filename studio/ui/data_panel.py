@@ -104,6 +104,11 @@ class DataPanel(QWidget):
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b3261e;")
         self.error.hide()
+        # After a removal: the places that still read the value.
+        self.note = QLabel("", self)
+        self.note.setObjectName("dataNote")
+        self.note.setWordWrap(True)
+        self.note.hide()
         buttons = QHBoxLayout()
         for button in (self.add_button, self.remove_button, self.copy_button):
             buttons.addWidget(button)
@@ -113,6 +118,7 @@ class DataPanel(QWidget):
         layout.addWidget(self.tree)
         layout.addWidget(self.pointer)
         layout.addWidget(self.error)
+        layout.addWidget(self.note)
         layout.addLayout(buttons)
         self._filling = False
         self._spec: dict[str, Any] | None = None
@@ -159,6 +165,7 @@ class DataPanel(QWidget):
         self._uses = D.uses(shown.spec) if self._data else []
         self._fill()
         self.error.hide()
+        self.note.hide()
 
     def _fill(self) -> None:
         expanded = {p for p, item in self._items.items() if item.isExpanded()}
@@ -290,7 +297,18 @@ class DataPanel(QWidget):
         except D.DataError as exc:
             self._refuse(str(exc))
             return
+        # Not refused, unlike a used state key: a platform call's `into` may write the value
+        # back at run time. The places that read it are named instead.
+        readers = [u for u in D.uses_of(self._uses, path) if u.how != "into"]
         self._request(data, f"Remove {D.where(path)}")
+        if readers and path not in self._items:  # removed: the revision went through
+            places = ", ".join(f"{u.path} ({u.where})" for u in readers[:3])
+            more = f" and {len(readers) - 3} more" if len(readers) > 3 else ""
+            self.note.setText(
+                f"Removed {D.where(path)}, which {places}{more} still read (a text then "
+                "shows its placeholder as written). Undo brings it back."
+            )
+            self.note.show()
 
     def copy_placeholder(self) -> None:
         path = self.current_path()

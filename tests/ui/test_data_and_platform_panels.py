@@ -234,3 +234,23 @@ def test_a_panel_behind_the_inspector_shows_what_changed_meanwhile_once_its_tab_
     studio.show_tab(window.platform_dock)
     assert window.platform_panel.declared() == ["units"]
     assert "calc" in window.platform_panel.offered()
+
+
+def test_removing_a_value_a_text_reads_names_the_text_and_undo_brings_it_back(
+    studio: Studio,
+) -> None:
+    """Not refused (a platform call's `into` may write it back at run time), but the places
+    that still read it are named under the tree."""
+    panel = studio.window.data_panel
+    panel.select("profile")
+    gesture(studio, panel.remove_button.click)
+    assert "profile" not in data(studio)
+    assert panel.note.isVisibleTo(panel)
+    assert panel.note.text().startswith("Removed data.profile, which root.children[0] (text)")
+    gesture(studio, studio.controller.undo)
+    assert data(studio)["profile"] == SPEC["data"]["profile"]
+    assert not panel.note.isVisibleTo(panel)
+    # A value only a call writes (`into`) is removed without a note.
+    panel.select("result")
+    gesture(studio, panel.remove_button.click)
+    assert "result" not in data(studio) and not panel.note.isVisibleTo(panel)
