@@ -158,9 +158,11 @@ class PreviewController(QObject):
         # Also without a theme edit: the leading chain's background may have changed.
         self._refresh_theme()
         if window_changed:
+            # The layout's view of the window first: QML lays the root out again while it
+            # handles these signals (a switch from floating must not lay out as floating).
+            self._sync_tree_env()
             self.windowChanged.emit()
             self.insetsChanged.emit()
-            self._sync_tree_env()
         # Only the bindings that read state or pages the re-show changed are re-evaluated.
         state = self._runtime.state
         keys = {k for k in set(old_state) | set(state) if old_state.get(k) != state.get(k)}
