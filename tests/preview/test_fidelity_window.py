@@ -283,25 +283,49 @@ def test_a_placement_switched_in_place_places_the_window_as_a_fresh_show_PL_prot
         fresh.close()
 
 
-@SWITCHES
-def test_the_studio_preview_follows_a_placement_edit_without_a_binding_loop(
-    preview: Any, qtbot: Any, placements: list[dict[str, Any]]
+#: Roots whose layout the window's placement feeds back into: one the window wraps, one that
+#: fills what it is offered, and one with a bounds anchor (a floating window moves onto it).
+ROOTS = {
+    "wrapping": box("b", 60, 40),
+    "filling": {"type": "column", "id": "b", "style": {"width": "fill", "height": "fill"},
+                "children": [box("c", 10, 10)]},
+    "anchored": {**box("b", 60, 40), "anchor": {"type": "bounds", "bounds":
+                 {"x": 100, "y": 300, "width": 60, "height": 40}}},
+}  # fmt: skip
+PERSISTENT = {"type": "floating", "gravity": "bottomEnd", "offset": {"x": 10, "y": 10},
+              "persistent": True}  # fmt: skip
+TOP_SHEET = {"type": "sheet", "edge": "top", "height": 300}
+
+
+@pytest.mark.parametrize("rtl", [False, True], ids=["ltr", "rtl"])
+@pytest.mark.parametrize("root", list(ROOTS))
+def test_the_studio_preview_follows_every_placement_switch_and_rotation_as_a_fresh_show(
+    preview: Any, qtbot: Any, root: str, rtl: bool
 ) -> None:
-    """The same switches in the studio's PreviewWidget (the inspector's and the Theme and window
-    panel's edits): there the loop showed on the content area's `height`."""
+    """The studio's PreviewWidget (the inspector's and the Theme and window panel's edits) through
+    every switch each way, the device rotated and back after each, draws the window and root a
+    fresh show of the same spec on the same device draws. The switches once re-entered the
+    bindings still settling on the new window (loops on the content area's `height`, the root's
+    `maxW`/`maxH` and its geometry `g`, which the conftest fails on)."""
+    from studio.preview.render import HeadlessScene
+
     preview.set_device_chrome(True)
-    spec = spec_of(box("b", 60, 40), window={"placement": placements[0]})
-    preview.set_spec(spec)
-    for placement in placements:
-        spec = {**spec, "window": {"placement": placement}}
-        preview.apply_change(spec, [])
-        kind = placement["type"]
-        expected = (WINDOW_AT[kind], ROOT_AT[kind])
-        qtbot.waitUntil(lambda expected=expected: _drawn(preview) == expected)
-    # And back to fullscreen from the last floating window (the widget's first failing switch).
-    preview.apply_change({**spec, "window": {"placement": FULLSCREEN}}, [])
-    expected = (WINDOW_AT["fullscreen"], ROOT_AT["fullscreen"])
-    qtbot.waitUntil(lambda: _drawn(preview) == expected)
+    preview.set_rtl(rtl)
+    fresh = HeadlessScene(W, H, "light", chrome=True, rtl=rtl)
+    try:
+        spec = spec_of(ROOTS[root], window={"placement": PERSISTENT})
+        preview.set_spec(spec)
+        for placement in [FULLSCREEN, TOP_SHEET, PERSISTENT, TOP_SHEET, FULLSCREEN, PERSISTENT]:
+            spec = {**spec, "window": {"placement": placement}}
+            preview.apply_change(spec, [])
+            for size in [(W, H), (H, W), (W, H)]:
+                preview.set_device_size(*size)
+                fresh.controller.set_device_size(*size)
+                fresh.show(spec)
+                expected = _scene_placed(fresh)
+                qtbot.waitUntil(lambda expected=expected: _drawn(preview) == expected)
+    finally:
+        fresh.close()
 
 
 @pytest.mark.parametrize(
