@@ -182,7 +182,8 @@ class PreviewController(QObject):
         refusal = anchor_placement_error(spec) or ""
         if refusal != self._refusal:
             self._refusal = refusal
-            self.windowChanged.emit()
+            with self._tree.held():  # the window shows or hides: laid out once it has
+                self.windowChanged.emit()
             self.showRefusalChanged.emit(refusal)
 
     def _sync(self, ln: LNode, node: dict[str, Any], changed: set[str]) -> None:

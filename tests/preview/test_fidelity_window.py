@@ -341,3 +341,28 @@ def test_a_floating_window_stays_centred_as_the_device_rotates_or_resizes_WM_pro
         phone.controller.set_device_size(width, height)
         at = ((width - 60) / 2, (height - 40) / 2, 60, 40)
         assert _scene_placed(phone) == (at, at), (width, height)
+
+
+def test_a_refused_floating_spec_switched_to_fullscreen_in_place_shows_as_a_fresh_show(
+    preview: Any, qtbot: Any
+) -> None:
+    """From a window the phone refuses (an anchor below a floating root: no window drawn) to one
+    it shows, by the placement edit the refusal line suggests: drawn as a fresh show."""
+    from studio.preview.render import HeadlessScene
+
+    preview.set_device_chrome(True)
+    anchored = {**ROOTS["anchored"], "id": "a"}
+    spec = spec_of({**box("b", 60, 40), "children": [anchored]}, window={"placement": PERSISTENT})
+    preview.set_spec(spec)
+    assert preview.show_refusal.startswith("root.children[0].anchor")
+    spec = {**spec, "window": {"placement": FULLSCREEN}}
+    preview.apply_change(spec, [])
+    assert preview.show_refusal == ""
+    fresh = HeadlessScene(W, H, "light", chrome=True)
+    try:
+        fresh.show(spec)
+        expected = _scene_placed(fresh)
+    finally:
+        fresh.close()
+    assert expected[1] == ROOT_AT["fullscreen"]
+    qtbot.waitUntil(lambda: _drawn(preview) == expected)
