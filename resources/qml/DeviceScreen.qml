@@ -119,6 +119,14 @@ Rectangle {
         readonly property real sheetHeight: Math.min(screen.height, screen.placement.height || 0)
         // A bottom sheet rises above the keyboard (PL `prototypeImeShiftPx`).
         readonly property real imeLift: screen.kind === "sheet" && screen.placement.edge !== "top" ? screen.keyboardHeight : 0
+        // What the window offers its root, from the screen and the placement alone: never from
+        // the root's own layout, which the offer feeds (a floating window wraps the root it
+        // offers the whole screen). Read from `contentArea.height`, a switch from floating
+        // re-entered that binding through the layout it started (a binding loop that left the
+        // root the floating window's height).
+        readonly property real offerW: screen.width
+        readonly property real offerH: screen.kind === "floating" ? screen.height
+            : (screen.kind === "sheet" ? sheetHeight : screen.height) - barHeight
         width: screen.kind === "floating" ? Math.min(screen.width, (rootDelegate.g.sw || 0)) : screen.width
         height: screen.kind === "sheet" ? sheetHeight
             : screen.kind === "floating" ? Math.min(screen.height, (rootDelegate.g.sh || 0))
@@ -204,9 +212,10 @@ Rectangle {
                 id: rootDelegate
                 n: preview.root
                 inh: ({})
-                // The window wraps a floating root; fullscreen and sheets offer their whole area.
-                readonly property real maxW: screen.kind === "floating" ? screen.width : contentArea.width
-                readonly property real maxH: screen.kind === "floating" ? screen.height : contentArea.height
+                // The window wraps a floating root; fullscreen and sheets offer their whole area
+                // (`windowBox.offerH`: the content area's height, not read back from it).
+                readonly property real maxW: windowBox.offerW
+                readonly property real maxH: windowBox.offerH
                 onMaxWChanged: preview.placeRoot(maxW, maxH)
                 onMaxHChanged: preview.placeRoot(maxW, maxH)
                 Component.onCompleted: {

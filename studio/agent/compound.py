@@ -26,6 +26,7 @@ from studio.agent.tools import (
     ToolContext,
     build_spec_tools,
     node_ids,
+    show_warning,
     write_ops,
     write_revision,
 )
@@ -487,6 +488,8 @@ def _check(ctx: ToolContext) -> JSON:
     out: JSON = {"ok": result.ok}
     if not result.ok:
         out.update(path=result.path, message=result.message)
+    elif warning := show_warning(spec):
+        out["warning"] = warning
     notes: list[str] = []
     used: set[str] = set()
     count = 0

@@ -13,7 +13,12 @@ from typing import Any, Literal
 
 SCHEMA_PARTS = ("schema", "prototype-spec.schema.json")
 
-RULES = """Rules:
+#: The one show-time rule the validator does not enforce (AutoMobile's host refuses it when the
+#: spec is shown: `studio.spec.anchors`); edits that break it carry a `warning` (tools.py).
+ANCHOR_RULE = """- In a floating window only the root may have an `anchor` (the phone shows nothing otherwise);
+  an edit that breaks this still applies, with a `warning` in its result: fix it then."""
+
+RULES = f"""Rules:
 - You edit a DRAFT prototype spec with tools; the user reviews it before applying.
 - Start with `outline`; read only what you need with `readNode` / `readData`.
 - Change the draft ONLY with `patch`: replaceNode swaps one node by id or address (not the root);
@@ -23,11 +28,12 @@ RULES = """Rules:
   cannot change) goes through `reviseSpec`, whole.
 - Every patch is validated; if it is rejected, read the op index, path and message, fix it and
   patch again. Nothing changed when a patch is rejected.
+{ANCHOR_RULE}
 - Give every patch a one-line `summary` for the user.
 - Use `askUser` only for genuine ambiguity. When done, answer with a one-line description."""
 
 
-COMPOUND_RULES = """Rules:
+COMPOUND_RULES = f"""Rules:
 - You edit a DRAFT prototype spec with tools; the user reviews it before applying.
 - Start with `outline`; use `readNode` for the one node you change.
 - Change the draft with `edit` (a node's own properties), `insert`, `remove` and `move` (the
@@ -35,6 +41,7 @@ COMPOUND_RULES = """Rules:
   modules a new node uses are declared for you.
 - Every change is validated; if one is refused, read the path and message, fix it and try again.
   Nothing changed when a change is refused.
+{ANCHOR_RULE}
 - Call `check` when you are done, then answer with a one-line description."""
 
 

@@ -133,7 +133,31 @@ def _accepted(ctx: ToolContext, revision: Revision) -> JSON:
     if ctx.on_revision is not None:
         ctx.on_revision(revision)
     # The revision number, not its random id, so a replay produces the same tool result.
-    return {"ok": True, "revision": len(ctx.draft.revisions), "changed": list(revision.changed)}
+    out: JSON = {
+        "ok": True,
+        "revision": len(ctx.draft.revisions),
+        "changed": list(revision.changed),
+    }
+    warning = show_warning(ctx.draft.spec)
+    if warning:
+        out["warning"] = warning
+    return out
+
+
+def show_warning(spec: JSON) -> str | None:
+    """One line naming what of a valid spec the phone's host refuses at show time, else None:
+    an anchor below the root of a floating window (`studio.spec.anchors`; AutoMobile's
+    prototypeTools.ts `assertAnchorsShowable`). Its validator accepts such a spec, so the edit
+    applies; the model reads this beside `ok` and fixes it, instead of the designer meeting
+    "Not shown" above the preview."""
+    from studio.spec import expand
+    from studio.spec.anchors import anchor_placement_error
+
+    window = spec.get("window")
+    placement = window.get("placement") if isinstance(window, dict) else None
+    if not isinstance(placement, dict) or placement.get("type") != "floating":
+        return None  # the common case, without expanding the spec
+    return anchor_placement_error(expand(spec))
 
 
 def node_ids(node: Any) -> list[str]:
@@ -238,7 +262,8 @@ def build_spec_tools(ctx: ToolContext) -> ToolRegistry:
 
         result = check(args["spec"])
         if result.ok:
-            return {"ok": True}
+            warning = show_warning(args["spec"])
+            return {"ok": True, **({"warning": warning} if warning else {})}
         return {"ok": False, "path": result.path, "message": result.message}
 
     async def patch(args: JSON) -> Any:

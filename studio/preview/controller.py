@@ -158,9 +158,12 @@ class PreviewController(QObject):
         # Also without a theme edit: the leading chain's background may have changed.
         self._refresh_theme()
         if window_changed:
-            self.windowChanged.emit()
-            self.insetsChanged.emit()
+            # The layout's view of the window first, then the scene's bindings settle on the new
+            # window before the root is laid out in it (`SceneTree.held`).
             self._sync_tree_env()
+            with self._tree.held():
+                self.windowChanged.emit()
+                self.insetsChanged.emit()
         # Only the bindings that read state or pages the re-show changed are re-evaluated.
         state = self._runtime.state
         keys = {k for k in set(old_state) | set(state) if old_state.get(k) != state.get(k)}
@@ -179,7 +182,8 @@ class PreviewController(QObject):
         refusal = anchor_placement_error(spec) or ""
         if refusal != self._refusal:
             self._refusal = refusal
-            self.windowChanged.emit()
+            with self._tree.held():  # the window shows or hides: laid out once it has
+                self.windowChanged.emit()
             self.showRefusalChanged.emit(refusal)
 
     def _sync(self, ln: LNode, node: dict[str, Any], changed: set[str]) -> None:
@@ -268,11 +272,13 @@ class PreviewController(QObject):
         self._theme_rev += 1
         self._sync_tree_env()
         self._tree.measurer.reset()
-        self.themeChanged.emit()
-        self.windowChanged.emit()
-        self.insetsChanged.emit()
-        # A spec the phone would refuse builds no scene: nothing is shown, nothing can be tapped.
-        self._root = self._tree.show(_NOTHING if self._refusal else spec)
+        # The scene settles on the new window first; then the new tree is laid out once in it.
+        with self._tree.held():
+            self.themeChanged.emit()
+            self.windowChanged.emit()
+            self.insetsChanged.emit()
+            # A spec the phone would refuse builds no scene: nothing shown, nothing to tap.
+            self._root = self._tree.show(_NOTHING if self._refusal else spec)
         self.rootChanged.emit()
 
     def _sync_tree_env(self) -> None:
@@ -416,9 +422,12 @@ class PreviewController(QObject):
     def set_device_size(self, width: float, height: float) -> None:
         self._device = profile_for(width, height)
         self._sync_tree_env()
-        self.deviceChanged.emit()
-        self.insetsChanged.emit()
-        self._tree.reinset()
+        # One layout, on the settled screen (a rotation moves an anchored floating window, which
+        # moves the content area the anchors are placed from).
+        with self._tree.held():
+            self.deviceChanged.emit()
+            self.insetsChanged.emit()
+            self._tree.reinset()
 
     @property
     def device(self) -> DeviceProfile:

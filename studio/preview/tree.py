@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
@@ -97,6 +98,8 @@ class SceneTree:
         self._ahead_pending = False
         self.on_layout: Callable[[], None] | None = None
         self._closed = False
+        self._holds = 0
+        self._held_layout = False
         #: Nodes with a bounds anchor (studio.preview.anchors); `floating`: the window wraps its
         #: root and follows an anchored one; `_origin`: the content area's top-left on the screen.
         self.anchors = AnchorLayer()
@@ -252,8 +255,26 @@ class SceneTree:
     def _built(self) -> Iterable[LNode]:
         return self.root.walk() if self.root is not None else ()
 
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Relayouts asked for inside the block run once, when it ends. For a change the scene's
+        bindings follow in a cascade (a new window placement): laid out inside it, the root's new
+        geometry re-entered the bindings still settling (a QML binding loop), laid out after it,
+        the root is placed once in the settled window."""
+        self._holds += 1
+        try:
+            yield
+        finally:
+            self._holds -= 1
+            if not self._holds and self._held_layout:
+                self._held_layout = False
+                self.relayout()
+
     def relayout(self) -> None:
         """Measure what changed, then instantiate and place what can be seen."""
+        if self._holds:
+            self._held_layout = True
+            return
         root = self.root
         if root is None or self._root_max is None or self.root_obj is None or self._closed:
             return

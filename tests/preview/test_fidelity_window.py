@@ -211,3 +211,158 @@ def test_the_dismiss_bar_dismisses_the_prototype_as_the_user(preview: Any, qtbot
     qtbot.waitUntil(lambda: not window.isVisible())
     preview.reset_state()
     qtbot.waitUntil(window.isVisible)
+
+
+# -- in-place edits of the placement (the inspector's window.placement, an agent's edit) --------
+FLOATING = {"type": "floating", "gravity": "center"}
+FULLSCREEN = {"type": "fullscreen"}
+SHEET = {"type": "sheet", "edge": "bottom", "height": 300}
+#: Where the window and its 60x40 root are on the 412x915 phone: (x, y, width, height).
+WINDOW_AT = {
+    "floating": ((W - 60) / 2, (H - 40) / 2, 60, 40),
+    "fullscreen": (0, 0, W, H),
+    "sheet": (0, H - 300, W, 300),
+}
+ROOT_AT = {
+    "floating": ((W - 60) / 2, (H - 40) / 2, 60, 40),
+    "fullscreen": (0, BAR, 60, 40),  # at the content area's top-start, below the dismiss bar
+    "sheet": (0, H - 300, 60, 40),
+}
+#: Two chains that between them make every switch, each way (floating, fullscreen, sheet).
+SWITCHES = pytest.mark.parametrize(
+    "placements",
+    [[FLOATING, FULLSCREEN, SHEET, FLOATING], [FLOATING, SHEET, FULLSCREEN, FLOATING]],
+    ids=["floating-fullscreen-sheet-floating", "floating-sheet-fullscreen-floating"],
+)
+Rect = tuple[float, float, float, float]
+
+
+def _placed(screen: Any, summary: list[dict[str, Any]]) -> tuple[Rect, Rect]:
+    """The window's rectangle and its root's on the screen (dp), as drawn now."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtQuick import QQuickItem
+
+    window = screen.findChild(QQuickItem, "window")
+    r = window.mapRectToItem(screen, QRectF(0, 0, window.width(), window.height()))
+    b = next(e["bounds"] for e in summary if e["address"] == "b")
+    return (r.x(), r.y(), r.width(), r.height()), (b["x"], b["y"], b["width"], b["height"])
+
+
+def _drawn(preview: Any) -> tuple[Rect, Rect]:
+    return _placed(preview.screen_item(), preview.visible_summary())
+
+
+def _scene_placed(scene: Any) -> tuple[Rect, Rect]:
+    scene.grab()
+    return _placed(scene.screen_item(), scene.visible_summary(on_screen_only=False))
+
+
+@SWITCHES
+def test_a_placement_switched_in_place_places_the_window_as_a_fresh_show_PL_prototypeLayoutParams(  # noqa: N802, E501
+    phone: Any, placements: list[dict[str, Any]]
+) -> None:
+    """The window the designer sees after editing `window.placement` is the one the phone shows
+    for the edited spec. A switch from floating once left the root the floating window's height
+    (a binding loop through DeviceScreen.qml's `maxH`, which the conftest fails on)."""
+    from studio.preview.render import HeadlessScene
+
+    fresh = HeadlessScene(W, H, "light", chrome=True)
+    try:
+        spec = spec_of(box("b", 60, 40), window={"placement": placements[0]})
+        phone.show(spec)
+        assert _scene_placed(phone) == (WINDOW_AT["floating"], ROOT_AT["floating"])
+        for placement in placements[1:]:
+            spec = {**spec, "window": {"placement": placement}}
+            phone.controller.apply_change(spec, [])
+            kind = placement["type"]
+            shown = _scene_placed(phone)
+            assert shown == (WINDOW_AT[kind], ROOT_AT[kind]), kind
+            fresh.show(spec)
+            assert shown == _scene_placed(fresh), kind
+    finally:
+        fresh.close()
+
+
+#: Roots whose layout the window's placement feeds back into: one the window wraps, one that
+#: fills what it is offered, and one with a bounds anchor (a floating window moves onto it).
+ROOTS = {
+    "wrapping": box("b", 60, 40),
+    "filling": {"type": "column", "id": "b", "style": {"width": "fill", "height": "fill"},
+                "children": [box("c", 10, 10)]},
+    "anchored": {**box("b", 60, 40), "anchor": {"type": "bounds", "bounds":
+                 {"x": 100, "y": 300, "width": 60, "height": 40}}},
+}  # fmt: skip
+PERSISTENT = {"type": "floating", "gravity": "bottomEnd", "offset": {"x": 10, "y": 10},
+              "persistent": True}  # fmt: skip
+TOP_SHEET = {"type": "sheet", "edge": "top", "height": 300}
+
+
+@pytest.mark.parametrize("rtl", [False, True], ids=["ltr", "rtl"])
+@pytest.mark.parametrize("root", list(ROOTS))
+def test_the_studio_preview_follows_every_placement_switch_and_rotation_as_a_fresh_show(
+    preview: Any, qtbot: Any, root: str, rtl: bool
+) -> None:
+    """The studio's PreviewWidget (the inspector's and the Theme and window panel's edits) through
+    every switch each way, the device rotated and back after each, draws the window and root a
+    fresh show of the same spec on the same device draws. The switches once re-entered the
+    bindings still settling on the new window (loops on the content area's `height`, the root's
+    `maxW`/`maxH` and its geometry `g`, which the conftest fails on)."""
+    from studio.preview.render import HeadlessScene
+
+    preview.set_device_chrome(True)
+    preview.set_rtl(rtl)
+    fresh = HeadlessScene(W, H, "light", chrome=True, rtl=rtl)
+    try:
+        spec = spec_of(ROOTS[root], window={"placement": PERSISTENT})
+        preview.set_spec(spec)
+        for placement in [FULLSCREEN, TOP_SHEET, PERSISTENT, TOP_SHEET, FULLSCREEN, PERSISTENT]:
+            spec = {**spec, "window": {"placement": placement}}
+            preview.apply_change(spec, [])
+            for size in [(W, H), (H, W), (W, H)]:
+                preview.set_device_size(*size)
+                fresh.controller.set_device_size(*size)
+                fresh.show(spec)
+                expected = _scene_placed(fresh)
+                qtbot.waitUntil(lambda expected=expected: _drawn(preview) == expected)
+    finally:
+        fresh.close()
+
+
+@pytest.mark.parametrize(
+    "sizes",
+    [[(915, 412), (412, 915)], [(360, 800), (412, 915)]],
+    ids=["rotated-and-back", "smaller-and-back"],
+)
+def test_a_floating_window_stays_centred_as_the_device_rotates_or_resizes_WM_prototypeGravity(  # noqa: N802
+    phone: Any, sizes: list[tuple[int, int]]
+) -> None:
+    phone.show(spec_of(box("b", 60, 40), window={"placement": FLOATING}))
+    for width, height in sizes:
+        phone.controller.set_device_size(width, height)
+        at = ((width - 60) / 2, (height - 40) / 2, 60, 40)
+        assert _scene_placed(phone) == (at, at), (width, height)
+
+
+def test_a_refused_floating_spec_switched_to_fullscreen_in_place_shows_as_a_fresh_show(
+    preview: Any, qtbot: Any
+) -> None:
+    """From a window the phone refuses (an anchor below a floating root: no window drawn) to one
+    it shows, by the placement edit the refusal line suggests: drawn as a fresh show."""
+    from studio.preview.render import HeadlessScene
+
+    preview.set_device_chrome(True)
+    anchored = {**ROOTS["anchored"], "id": "a"}
+    spec = spec_of({**box("b", 60, 40), "children": [anchored]}, window={"placement": PERSISTENT})
+    preview.set_spec(spec)
+    assert preview.show_refusal.startswith("root.children[0].anchor")
+    spec = {**spec, "window": {"placement": FULLSCREEN}}
+    preview.apply_change(spec, [])
+    assert preview.show_refusal == ""
+    fresh = HeadlessScene(W, H, "light", chrome=True)
+    try:
+        fresh.show(spec)
+        expected = _scene_placed(fresh)
+    finally:
+        fresh.close()
+    assert expected[1] == ROOT_AT["fullscreen"]
+    qtbot.waitUntil(lambda: _drawn(preview) == expected)
