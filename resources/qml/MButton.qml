@@ -35,11 +35,14 @@ AbstractButton {
             anchors.right: parent.right
             anchors.verticalCenter: parent.verticalCenter
             height: b.visualHeight
-            Shadow {
+            Loader {
+                // only an elevated button makes its shadow (a Repeater and its rectangles)
                 anchors.fill: parent
-                visible: b.variant === "elevated"
-                elevation: 1  // ElevatedButton: level1 at rest and pressed
-                radius: height / 2
+                active: b.variant === "elevated"
+                sourceComponent: Shadow {
+                    elevation: 1  // ElevatedButton: level1 at rest and pressed
+                    radius: height / 2
+                }
             }
             Rectangle {
                 anchors.fill: parent

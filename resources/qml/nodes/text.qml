@@ -25,8 +25,9 @@ Item {
         }
     }
     TextMetrics {
+        // Laid out only for a text that elides (a second shaping of every text otherwise).
         id: metrics
         font: label.font
-        text: label.text
+        text: box.eliding ? label.text : ""
     }
 }
