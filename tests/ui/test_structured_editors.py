@@ -422,3 +422,52 @@ def test_a_choice_of_shapes_picks_one_then_edits_it(
     ws.undo()
     assert node(ws, "logo") == SPEC["root"]["children"][5]
     assert part(inspector, "asset").shape.currentText() == "text"
+
+
+TWO_GROUPS: dict[str, Any] = {
+    "id": "two",
+    "window": {"placement": {"type": "fullscreen"}},
+    "state": {"size": "s", "tone": "a"},
+    "root": {
+        "type": "column",
+        "id": "page",
+        "children": [
+            {"type": "radioGroup", "id": "sizes", "stateKey": "size", "options": [
+                {"value": "s", "label": "Small"}, {"value": "m", "label": "Medium"}]},
+            {"type": "radioGroup", "id": "tones", "stateKey": "tone", "options": [
+                {"value": "a", "label": "Alto"}, {"value": "b", "label": "Bass"},
+                {"value": "c", "label": "Contralto"}]},
+            {"type": "radioGroup", "id": "again", "stateKey": "size", "options": [
+                {"value": "s", "label": "Small"}, {"value": "m", "label": "Medium"}]},
+        ],
+    },
+}  # fmt: skip
+
+
+def test_the_next_node_of_a_type_shows_its_own_rows_and_the_keys_declared_since(
+    qtbot: Any,
+) -> None:
+    """The inspector keeps one form per node type: the next node of that type shows its own
+    values only (not a row added on the node before), and a key declared since is offered."""
+    ws = open_workspace(TWO_GROUPS, "two")
+    inspector = shown_inspector(qtbot, ws)
+    ws.select("sizes")
+    options = part(inspector, "options")
+    assert isinstance(options, ListPart) and len(options.rows) == 2
+    options.add_button.click()  # an empty row, not part of the value until typed into
+    assert len(options.rows) == 3
+    ws.select("again")  # the same options: its own two rows, not the row added above
+    options = part(inspector, "options")
+    assert [scalar(r, "label").text() for r in options.rows] == ["Small", "Medium"]
+    ws.select("tones")
+    options = part(inspector, "options")
+    assert [scalar(r, "label").text() for r in options.rows] == ["Alto", "Bass", "Contralto"]
+    ws.select("sizes")
+    options = part(inspector, "options")
+    assert [scalar(r, "label").text() for r in options.rows] == ["Small", "Medium"]
+    E.add_state_key(ws, "volume", "s")
+    ws.select("tones")
+    picker = inspector.editor("stateKey")
+    assert isinstance(picker, QComboBox)
+    assert "volume" in [picker.itemText(i) for i in range(picker.count())]
+    assert picker.currentText() == "tone"
