@@ -150,14 +150,9 @@ def show_warning(spec: JSON) -> str | None:
     prototypeTools.ts `assertAnchorsShowable`). Its validator accepts such a spec, so the edit
     applies; the model reads this beside `ok` and fixes it, instead of the designer meeting
     "Not shown" above the preview."""
-    from studio.spec import expand
-    from studio.spec.anchors import anchor_placement_error
+    from studio.spec.anchors import show_refusal
 
-    window = spec.get("window")
-    placement = window.get("placement") if isinstance(window, dict) else None
-    if not isinstance(placement, dict) or placement.get("type") != "floating":
-        return None  # the common case, without expanding the spec
-    return anchor_placement_error(expand(spec))
+    return show_refusal(spec)
 
 
 def node_ids(node: Any) -> list[str]:

@@ -23,7 +23,7 @@ from studio.preview.scheme import Scheme, build_scheme
 from studio.preview.styles import resolve_style
 from studio.preview.tree import SceneTree
 from studio.runtime import Runtime, StateWriteError
-from studio.spec.anchors import anchor_placement_error
+from studio.spec.anchors import show_refusal
 
 AssetResolver = Callable[[str], "str | Path | None"]
 log = logging.getLogger(__name__)
@@ -179,7 +179,7 @@ class PreviewController(QObject):
         return self._refusal
 
     def _check_showable(self, spec: Mapping[str, Any]) -> None:
-        refusal = anchor_placement_error(spec) or ""
+        refusal = show_refusal(spec) or ""
         if refusal != self._refusal:
             self._refusal = refusal
             with self._tree.held():  # the window shows or hides: laid out once it has

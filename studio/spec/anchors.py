@@ -18,7 +18,7 @@ from typing import Any
 
 from studio.spec.tree import children
 
-__all__ = ["anchor_placement_error", "anchored_nodes"]
+__all__ = ["anchor_placement_error", "anchored_nodes", "show_refusal"]
 
 #: The anchor kinds the host recognises (prototypeAnchors.ts `isAnchor`).
 _ANCHOR_TYPES = frozenset({"bounds", "element"})
@@ -54,3 +54,18 @@ def anchor_placement_error(spec: Mapping[str, Any]) -> str | None:
                 "sheet placement"
             )
     return None
+
+
+def show_refusal(spec: Mapping[str, Any]) -> str | None:
+    """`anchor_placement_error` of the spec as the host checks it, with its components expanded
+    (an anchored node inside a component used below the root counts), for a spec as authored:
+    the preview's and the agent's. Only a floating window's spec is expanded; a spec whose
+    components do not expand is checked as it is (the validator reports that error)."""
+    window = spec.get("window")
+    placement = window.get("placement") if isinstance(window, Mapping) else None
+    if not isinstance(placement, Mapping) or placement.get("type") != "floating":
+        return None  # the common case, without expanding the spec
+    from studio.spec.components import expand_components
+
+    expanded, _error = expand_components(spec)
+    return anchor_placement_error(expanded if isinstance(expanded, Mapping) else spec)

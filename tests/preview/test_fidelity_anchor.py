@@ -292,6 +292,18 @@ def test_a_floating_window_with_an_anchor_below_its_root_shows_nothing_prototype
     assert scene.controller.show_refusal == "" and rgb_at(image, 40, 20) == (0, 0, 255)
 
 
+def test_an_anchor_inside_a_component_used_below_a_floating_root_is_refused_assertAnchorsShowable(  # noqa: N802, E501
+    scene: Any,
+) -> None:
+    # The host checks the component-expanded spec: a `use` below the root whose component
+    # anchors a node is refused as the same node written in place would be.
+    spec = _nested_in_floating()
+    spec["components"] = {"badge": {"root": spec["root"]["children"].pop(1)}}
+    spec["root"]["children"].append({"type": "use", "component": "badge"})
+    scene.show(spec)
+    assert scene.controller.show_refusal == REFUSED
+
+
 def test_the_first_nested_anchor_is_named_breadth_first_as_the_host_reports_it_anchoredNodes(  # noqa: N802
 ) -> None:
     from studio.spec import validate
