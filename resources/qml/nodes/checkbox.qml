@@ -22,19 +22,23 @@ Item {
         anchors.verticalCenter: parent.verticalCenter
         checked: root.on
     }
-    StyledText {
+    Loader {
+        // only a labelled checkbox makes its label (a Text and its bindings)
         id: label
-        ts: d.ts
-        nodeStyle: d.st
-        visible: root.labelled
-        role: "bodyLarge"
+        active: root.labelled
+        visible: active
         anchors.left: box.right
         anchors.leftMargin: 12
         width: Math.min(implicitWidth, Math.max(0, root.width - box.width - 12))
         anchors.verticalCenter: parent.verticalCenter
-        text: {
-            d.rev;
-            return root.labelled ? preview.text(d.n, d.p.label) : "";
+        sourceComponent: StyledText {
+            ts: d.ts
+            nodeStyle: d.st
+            role: "bodyLarge"
+            text: {
+                d.rev;
+                return preview.text(d.n, d.p.label || "");
+            }
         }
     }
     MouseArea {

@@ -15,18 +15,22 @@ Item {
     readonly property bool labelled: !!d.p.label
     implicitWidth: Math.max(48, (labelled ? label.implicitWidth + 12 : 0) + sw.implicitWidth)
     implicitHeight: Math.max(48, sw.implicitHeight, labelled ? label.implicitHeight : 0)
-    StyledText {
+    Loader {
+        // only a labelled switch makes its label (a Text and its bindings)
         id: label
-        ts: d.ts
-        nodeStyle: d.st
-        visible: root.labelled
-        role: "bodyLarge"
+        active: root.labelled
+        visible: active
         width: Math.min(implicitWidth, Math.max(0, root.width - 12 - sw.width))
         anchors.left: parent.left
         anchors.verticalCenter: parent.verticalCenter
-        text: {
-            d.rev;
-            return root.labelled ? preview.text(d.n, d.p.label) : "";
+        sourceComponent: StyledText {
+            ts: d.ts
+            nodeStyle: d.st
+            role: "bodyLarge"
+            text: {
+                d.rev;
+                return preview.text(d.n, d.p.label || "");
+            }
         }
     }
     MSwitch {
