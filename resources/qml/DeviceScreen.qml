@@ -283,8 +283,14 @@ Rectangle {
         height: screen.statusBar
         z: 20
         readonly property color ink: preview.deviceDark ? "#E8EAED" : "#1F1F1F"
+        // Android's status bar follows the locale's direction too: right to left, the clock is
+        // at the right and the system icons at the left, in reverse order.
+        LayoutMirroring.enabled: preview.rtl === 1
+        LayoutMirroring.childrenInherit: true
         Text {
-            x: 16
+            objectName: "statusClock"
+            anchors.left: parent.left
+            anchors.leftMargin: 16
             anchors.verticalCenter: parent.verticalCenter
             text: "12:30"
             font.pixelSize: 13

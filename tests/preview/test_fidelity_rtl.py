@@ -272,3 +272,28 @@ def _ink_columns(
     dark = (rows.sum(axis=2) < 250).any(axis=0)
     skip = set(exclude or ())
     return [x for x in range(min(W, dark.shape[0])) if dark[x] and x not in skip]
+
+
+def test_the_status_bar_mirrors_with_the_locale_android_SystemUI_layoutDirection(  # noqa: N802
+    quick: Any,
+) -> None:
+    """Not AutoMobile's: the phone's own status bar (Android's SystemUI lays it out in the
+    locale's direction), drawn by the preview as device chrome: the clock moves to the right."""
+    from PySide6.QtQuick import QQuickItem
+
+    from studio.preview.render import HeadlessScene
+
+    def clock_x(rtl: bool) -> tuple[float, float]:
+        scene = HeadlessScene(412, 915, "light", chrome=True, rtl=rtl)
+        try:
+            scene.show(spec_of(box("a", 40, 20)))
+            scene.grab()
+            clock = scene.screen_item().findChild(QQuickItem, "statusClock")
+            assert clock is not None
+            return float(clock.mapToItem(scene.screen_item(), 0, 0).x()), float(clock.width())
+        finally:
+            scene.close()
+
+    (ltr_x, width), (rtl_x, _) = clock_x(False), clock_x(True)
+    assert ltr_x == pytest.approx(16)
+    assert rtl_x == pytest.approx(W - 16 - width)
