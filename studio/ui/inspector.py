@@ -202,7 +202,8 @@ class InspectorPanel(QWidget):
         # that type and kept: selecting another node shows its values in the kept editors
         # instead of building 30 to 40 editors again (about 40 ms).
         self._pages: dict[tuple[str, tuple[str, ...]], _Page] = {}
-        self._page = _Page(self)
+        self._empty = _Page(self)  # nothing selected
+        self._page = self._empty
         self.form_page, self.form = self._page.widget, self._page.form
         scroll = QScrollArea(self)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the fields, not the frame
@@ -323,12 +324,12 @@ class InspectorPanel(QWidget):
         workspace = self._workspace
         declared = workspace.shown.spec.get("state") if workspace is not None else None
         keys = sorted(declared) if isinstance(declared, dict) else []
-        page = self._pages.get((node_type, tuple(keys))) if node_type is not None else None
+        page = self._empty if node_type is None else self._pages.get((node_type, tuple(keys)))
         if page is None:
+            assert node_type is not None
             page = _Page(self)
-            if node_type is not None:
-                self._fill_page(page, node_type, keys)
-                self._pages[(node_type, tuple(keys))] = page
+            self._fill_page(page, node_type, keys)
+            self._pages[(node_type, tuple(keys))] = page
         if page is not self._page:
             self._scroll.takeWidget()
             self._page.widget.setParent(self)  # kept (hidden) for the next node of its type

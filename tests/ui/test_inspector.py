@@ -191,3 +191,22 @@ def test_tab_leaves_the_json_editor(ws: Workspace, inspector: InspectorPanel) ->
     QTest.keyClick(inspector.json_edit, Qt.Key.Key_Tab)
     assert inspector.json_edit.toPlainText() == before
     assert "\t" not in inspector.json_edit.toPlainText()
+
+
+def test_selecting_and_clearing_again_and_again_keeps_one_form_per_type(
+    ws: Workspace, inspector: InspectorPanel
+) -> None:
+    """The kept forms (one per node type) do not pile up: a long session of selecting nodes and
+    clearing the selection holds as many forms as the types it showed, and each shows its node."""
+    inspector.show_node(ws, "title")
+    inspector.show_node(ws, None)
+    inspector.show_node(ws, "go")
+    held = len(inspector.children())
+    for _ in range(10):
+        for address in ("title", None, "go", "sw", None):
+            inspector.show_node(ws, address)
+    inspector.show_node(ws, "go")
+    assert len(inspector.children()) == held + 1  # the switch's form, made once
+    assert inspector.text_edit.text() == "Go"
+    inspector.show_node(ws, None)
+    assert inspector.title.text() == "Nothing selected" and not inspector.tabs.isEnabled()
