@@ -38,15 +38,42 @@ _PARENTS = frozenset({"box", "row", "column", "scroll", "card", "pager"}) | FLOA
 Layered = tuple[LNode, tuple[int, ...]]
 
 
-def has_anchors(value: Any) -> bool:
-    """Whether a spec (or any part of it) holds a node with a bounds anchor."""
-    if isinstance(value, Mapping):
-        if bounds_anchor(value) is not None:
-            return True
-        return any(has_anchors(v) for k, v in value.items() if k in ("root", "child", "children"))
-    if isinstance(value, list):
-        return any(has_anchors(v) for v in value)
-    return False
+class AnchorScan:
+    """Whether a spec holds a node with a bounds anchor, remembered per node object from one call to the next. An edit
+    (`studio.spec.patch.apply_patch`) shares every subtree it did not change with the spec
+    before it, and specs are values (never modified in place), so a shared subtree's answer
+    stands: an edit of the 2,000-node benchmark spec scans the changed path, not 2,000 nodes."""
+
+    def __init__(self) -> None:
+        self._seen: dict[int, tuple[Mapping[str, Any], bool]] = {}
+
+    def __call__(self, spec: Any) -> bool:
+        seen: dict[int, tuple[Mapping[str, Any], bool]] = {}
+        found = self._scan(spec, self._seen, seen)
+        self._seen = seen  # only the current spec's nodes: the old ones are not kept alive
+        return found
+
+    def _scan(
+        self,
+        value: Any,
+        before: dict[int, tuple[Mapping[str, Any], bool]],
+        seen: dict[int, tuple[Mapping[str, Any], bool]],
+    ) -> bool:
+        if isinstance(value, list):
+            return any(self._scan(v, before, seen) for v in value)
+        if not isinstance(value, Mapping):
+            return False
+        known = before.get(id(value))
+        if known is not None and known[0] is value:
+            seen[id(value)] = known
+            return known[1]
+        found = bounds_anchor(value) is not None or any(
+            self._scan(v, before, seen)
+            for k, v in value.items()
+            if k in ("root", "child", "children")
+        )
+        seen[id(value)] = (value, found)
+        return found
 
 
 class AnchorLayer:

@@ -22,7 +22,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QImageReader
 
 from studio.preview import icons
-from studio.preview.anchors import AnchorLayer, Layered, has_anchors, layered, stopped_short
+from studio.preview.anchors import AnchorLayer, AnchorScan, Layered, layered, stopped_short
 from studio.preview.layout import FLOATING, INF, LNode, bounds_anchor, measure
 from studio.preview.measure import QuickMeasurer
 from studio.preview.nodes import (
@@ -104,6 +104,7 @@ class SceneTree:
         #: root and follows an anchored one; `_origin`: the content area's top-left on the screen.
         self.anchors = AnchorLayer()
         self._has_anchors = False
+        self._anchor_scan = AnchorScan()
         self.floating = False
         self._origin = (0.0, 0.0)
 
@@ -174,7 +175,7 @@ class SceneTree:
         self._images.clear()
         self._lazy_scrolls.clear()
         self._addresses = LazyAddresses(spec)
-        self._has_anchors = has_anchors(spec)
+        self._has_anchors = self._anchor_scan(spec)
         self.anchors.clear()
         self.root = LNode(spec["root"], "root", {}, "", None)
         self.root_obj = self._make(self.root)
@@ -185,7 +186,7 @@ class SceneTree:
 
     def reset_addresses(self, spec: dict[str, Any]) -> None:
         self._addresses = LazyAddresses(spec)
-        self._has_anchors = has_anchors(spec)
+        self._has_anchors = self._anchor_scan(spec)
 
     def address(self, ln: LNode) -> str:
         """The node's address in the spec shown (`studio.spec.address`: its id, else its path)."""

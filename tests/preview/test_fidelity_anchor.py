@@ -388,3 +388,24 @@ def test_an_anchored_node_stays_where_anchored_as_its_row_scrolls_in_and_out_Pro
     for y in (2600.0, 0.0, 1200.0, 3085.0):
         flick.setProperty("contentY", y)
         assert rgb_at(scene.grab(), 150, 350) == RED  # the layer's place, whatever is scrolled
+
+
+def test_an_edit_that_adds_or_removes_the_only_anchor_draws_it_or_not_PrototypeAnchorLayer(  # noqa: N802, E501
+    scene: Any,
+) -> None:
+    from studio.spec.patch import apply_patch
+
+    # Edits share every subtree they do not change, and the scene remembers which subtrees
+    # hold an anchor: an anchor added 3,000 dp down, then taken away again, must still count.
+    plain = _long_scroll(30)
+    plain["root"]["child"]["children"][30]["children"] = []
+    scene.show(plain)
+    assert rgb_at(scene.grab(), 150, 350) == (0, 255, 0)
+    add = {"op": "replaceNode", "address": "row30", "node": _long_scroll(30)["root"]["child"]
+           ["children"][30]}  # fmt: skip
+    added = apply_patch(plain, [add])
+    scene.controller.apply_change(added.spec, list(added.changed))
+    assert rgb_at(scene.grab(), 150, 350) == RED
+    gone = apply_patch(added.spec, [{**add, "node": plain["root"]["child"]["children"][30]}])
+    scene.controller.apply_change(gone.spec, list(gone.changed))
+    assert rgb_at(scene.grab(), 150, 350) == (0, 255, 0)
