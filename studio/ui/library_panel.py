@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, Signal, SignalInstance
-from PySide6.QtGui import QAction, QIcon, QKeyEvent, QKeySequence, QPixmap
+from PySide6.QtGui import QAction, QIcon, QKeyEvent, QKeySequence, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -27,6 +27,9 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 # Large enough to recognise a screen (a phone's 9:16, about a fifth of the list's width).
 THUMB_SIZE = QSize(45, 80)
 COLUMNS = ("name", "source", "modified")
+#: Below this list width the Source column goes (its label stays in the name's tool tip), so that
+#: a name keeps about 15 characters a line beside its thumbnail.
+NARROW_LIST = 360
 SOURCE_LABELS = {
     "file": "File",
     "paste": "Pasted",
@@ -37,13 +40,32 @@ SOURCE_LABELS = {
 }
 
 
-def modified_label(stamp: str) -> str:
-    """`2026-11-30T18:52:10.123Z` as local time, `2026-11-30 19:52`."""
-    try:
-        when = dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
+def modified_label(stamp: str, now: dt.datetime | None = None) -> str:
+    """`2026-11-30T18:52:10.123Z` as local time, as short as a mail client's date column: `19:52`
+    on the day itself, `30 Nov` earlier in the year, `2025-11-30` before that (the Modified
+    column then leaves the names their room in a narrow dock; `modified_tip` is the full time)."""
+    when = _local(stamp)
+    if when is None:
         return stamp
-    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+    today = (now or dt.datetime.now().astimezone()).astimezone(when.tzinfo)
+    if when.date() == today.date():
+        return when.strftime("%H:%M")
+    if when.year == today.year:
+        return f"{when.day} {when.strftime('%b')}"
+    return when.strftime("%Y-%m-%d")
+
+
+def modified_tip(stamp: str) -> str:
+    """The full local time of `stamp`, `2026-11-30 19:52` (the Modified column's tool tip)."""
+    when = _local(stamp)
+    return when.strftime("%Y-%m-%d %H:%M") if when is not None else stamp
+
+
+def _local(stamp: str) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
+    except ValueError:
+        return None
 
 
 class LibraryPanel(QWidget):
@@ -70,6 +92,9 @@ class LibraryPanel(QWidget):
         self.list.setHeaderLabels(["Name", "Source", "Modified"])
         self.list.setRootIsDecorated(False)
         self.list.setIconSize(THUMB_SIZE)
+        # A name wraps onto the thumbnail's 80 px height instead of shrinking to "…" when the dock
+        # is narrow (the walkthrough's 270 px library showed no name at all).
+        self.list.setWordWrap(True)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(
             QAbstractItemView.EditTrigger.EditKeyPressed
@@ -187,16 +212,18 @@ class LibraryPanel(QWidget):
             self.list.clear()
             self._entries = {e.id: e for e in entries}
             for entry in self._sorted(entries):
+                source = SOURCE_LABELS.get(entry.source, entry.source)
                 item = QTreeWidgetItem(
                     [
                         entry.name,
-                        SOURCE_LABELS.get(entry.source, entry.source),
+                        source,
                         modified_label(entry.modified),
                     ]
                 )
                 item.setData(0, ID_ROLE, entry.id)
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-                item.setToolTip(0, entry.name)
+                item.setToolTip(0, f"{entry.name} ({source})")
+                item.setToolTip(2, modified_tip(entry.modified))
                 # Rows without a thumbnail yet get a blank one, so every row has the same height.
                 item.setIcon(0, QIcon(self._thumbs.get(entry.id, self._blank)))
                 self.list.addTopLevelItem(item)
@@ -339,6 +366,16 @@ class LibraryPanel(QWidget):
             self.delete_button,
         ):
             button.setEnabled(on)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """In a narrow dock the names keep their room: the Source column goes, not the names."""
+        narrow = self.list.width() < NARROW_LIST
+        if self.list.isColumnHidden(1) != narrow:
+            self.list.setColumnHidden(1, narrow)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Claim Ctrl+Z from the window's Undo while the list has focus: it restores a delete."""

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMainWindow
 from studio.library.entries import LibraryEntry
 from studio.library.templates import list_templates
 from studio.ui.controller import png_bytes
-from studio.ui.library_panel import LibraryPanel, modified_label
+from studio.ui.library_panel import LibraryPanel, modified_label, modified_tip
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -37,7 +37,53 @@ def test_lists_name_source_and_modified(panel: LibraryPanel) -> None:
     assert panel.entry_ids() == ["aaa", "bbb"]
     assert panel.row("aaa") == ("Checkout", "Generated", modified_label("2026-11-30T10:00:00.000Z"))
     assert panel.row("bbb")[1] == "Shared bundle"  # type: ignore[index]
-    assert modified_label("2026-11-30T10:00:00.000Z").startswith("2026-11-30 ")
+    item = panel.list.topLevelItem(0)
+    assert item.toolTip(2) == modified_tip("2026-11-30T10:00:00.000Z")
+    assert modified_tip("2026-11-30T10:00:00.000Z").startswith("2026-11-30 ")
+
+
+def test_the_modified_column_is_as_short_as_a_mail_clients() -> None:
+    import datetime as dt
+
+    now = dt.datetime(2026, 12, 2, 15, 0).astimezone()
+
+    def at(day: dt.datetime) -> str:
+        return day.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+    assert modified_label(at(now.replace(hour=9, minute=5)), now) == "09:05"  # today
+    assert modified_label(at(now.replace(month=11, day=30)), now) == "30 Nov"  # this year
+    assert modified_label(at(now.replace(year=2025)), now) == "2025-12-02"  # before
+    assert modified_label("not a time", now) == "not a time"
+
+
+def test_a_narrow_library_still_shows_every_name(qtbot: Any) -> None:
+    import datetime as dt
+
+    today = dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
+    names = ["Social feed", "Tabbed app", "Settings", "List and detail"]
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    panel.set_entries([entry(f"e{i}", n, "template", today) for i, n in enumerate(names)])
+    panel.resize(270, 400)  # the library dock on a 1280 px laptop, its splitter dragged in
+    panel.show()
+    qtbot.waitUntil(lambda: panel.list.header().sectionSize(0) > 0)
+    view, header = panel.list, panel.list.header()
+    room = header.sectionSize(0) - view.iconSize().width() - 3 * view.style().pixelMetric(
+        view.style().PixelMetric.PM_FocusFrameHMargin) - 8  # fmt: skip
+    metrics = view.fontMetrics()
+    # Each word of each name fits beside the thumbnail, and the names wrap onto its height
+    # instead of being cut to "…".
+    widest = max(metrics.horizontalAdvance(w) for n in names for w in n.split())
+    assert room >= widest, (room, widest)
+    assert view.wordWrap()
+    lines = view.iconSize().height() // metrics.lineSpacing()
+    assert view.isColumnHidden(1)  # the Source column made room (it is in the tool tip)
+    assert view.topLevelItem(0).toolTip(0) == "Social feed (Template)"
+    for name in names:
+        assert metrics.boundingRect(0, 0, room, 10000, Qt.TextFlag.TextWordWrap, name).height() <= (
+            lines * metrics.lineSpacing()), name  # fmt: skip
+    panel.resize(480, 400)  # wide again: the Source column is back
+    qtbot.waitUntil(lambda: not view.isColumnHidden(1))
 
 
 def test_thumbnail_shows_as_icon_and_survives_a_refresh(panel: LibraryPanel) -> None:
