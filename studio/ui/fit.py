@@ -6,8 +6,8 @@ panel's minimum) except for forms, which scroll up and down as well."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QComboBox, QFrame, QScrollArea, QWidget
+from PySide6.QtCore import QChildEvent, QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt
+from PySide6.QtWidgets import QComboBox, QFrame, QScrollArea, QTabBar, QWidget
 
 #: The narrowest a dock may be made, whatever its panel asks for.
 MIN_DOCK_WIDTH = 120
@@ -144,3 +144,28 @@ class DockBody(QScrollArea):
         """Whether the dock is smaller than the panel's minimum now (it scrolls)."""
         bars = (self.horizontalScrollBar(), self.verticalScrollBar())
         return any(bar.maximum() > 0 for bar in bars)
+
+
+class WholeTabTitles(QObject):
+    """The tab bars under tabbed docks show whole titles and scroll, instead of cutting every
+    title to a letter ("I…", "R…", "S…" for six panels tabbed under the Inspector in a 340 px
+    column). QMainWindow makes those tab bars itself, when docks are tabbed (also later, when
+    the designer drags one onto another), so each is set as it joins the window."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        window.installEventFilter(self)
+        for bar in window.findChildren(QTabBar):
+            self._whole(bar)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.ChildPolished and isinstance(event, QChildEvent):
+            child = event.child()
+            if isinstance(child, QTabBar):
+                self._whole(child)
+        return False
+
+    @staticmethod
+    def _whole(bar: QTabBar) -> None:
+        bar.setElideMode(Qt.TextElideMode.ElideNone)
+        bar.setUsesScrollButtons(True)

@@ -28,7 +28,7 @@ from studio.ui.data_panel import DataPanel
 from studio.ui.dnd import FileDropFilter
 from studio.ui.document_panel import DocumentPanel
 from studio.ui.first_run import FirstRunHint
-from studio.ui.fit import FIRST_SIZE, DockBody, first_geometry, onto_screen
+from studio.ui.fit import FIRST_SIZE, DockBody, WholeTabTitles, first_geometry, onto_screen
 from studio.ui.habits import remember_library_sort, remember_preview
 from studio.ui.inspector import InspectorPanel
 from studio.ui.keyboard import (
@@ -185,6 +185,7 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.inspector_dock, self.platform_dock)
         self.inspector_dock.raise_()
+        self._tab_titles = WholeTabTitles(self)
         self.resizeDocks(
             [self.library_dock, self.agent_dock], [360, 340], Qt.Orientation.Horizontal
         )

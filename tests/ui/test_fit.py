@@ -351,3 +351,33 @@ def test_the_inspector_needs_no_sideways_scroll_at_1280_by_720(
         assert window.inspector.title.text().endswith(node_id)
         need = window.inspector.form_page.minimumSizeHint().width()
         assert need <= scroll.viewport().width(), (node_id, need, scroll.viewport().width())
+
+
+def test_tabbed_docks_show_whole_titles_at_1280_by_720(make_studio: Any, tmp_path: Path) -> None:
+    """Six panels share the Inspector's place: their tabs read "Inspector", "Revisions" ...
+    (scrolling when they do not all fit), not "I…", "R…"; also tabs made later, when the designer
+    drops one dock onto another."""
+    from PySide6.QtWidgets import QTabBar
+
+    studio = make_studio()
+    window = studio.window
+    fit_window(studio, LAPTOP)
+
+    def tab_bars() -> list[QTabBar]:
+        return [b for b in window.findChildren(QTabBar) if b.isVisible() and b.count() > 1]
+
+    def assert_whole(bar: QTabBar) -> None:
+        metrics = bar.fontMetrics()
+        for i in range(bar.count()):
+            text = bar.tabText(i)
+            assert bar.tabRect(i).width() >= metrics.horizontalAdvance(text), (text, bar.tabRect(i))
+
+    titles = {bar.tabText(i) for bar in tab_bars() for i in range(bar.count())}
+    assert {"Inspector", "Revisions", "State", "Data", "Theme and window"} <= titles
+    for bar in tab_bars():
+        assert_whole(bar)
+    before = set(tab_bars())
+    window.tabifyDockWidget(window.tree_dock, window.library_dock)
+    run_until(studio.loop, lambda: set(tab_bars()) - before, what="the new tab bar")
+    for bar in set(tab_bars()) - before:
+        assert_whole(bar)
