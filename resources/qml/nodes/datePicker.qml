@@ -5,13 +5,16 @@
 // headlineLarge, 24 dp in); a divider; a 56 dp row with the month and year and the previous/next
 // month buttons; the weekday initials; six 48 dp week rows of this month's days only (no
 // neighbouring days), bodyLarge, the picked day onPrimary on a 40 dp primary circle. Picking a
-// day binds the key and runs onTap (RT `Choose`); the arrows only change the month shown.
+// day binds the key and runs onTap (RT `Choose`); the arrows only change the month shown. Under
+// Rtl (the window's LayoutMirroring) it mirrors as DatePicker.kt does: header and month label 24 dp
+// from the right, the arrows at the left and flipped, the week from the right.
 import QtQuick
 import QtQuick.Controls
 import ".."
 
 Rectangle {
     id: dp
+    objectName: "datePicker"
     readonly property string iso: { d.rev; return String(preview.value(d.n, d.p.stateKey) || "2024-01-01"); }
     readonly property int year: Number(iso.slice(0, 4))
     readonly property int month: Number(iso.slice(5, 7)) - 1
@@ -34,14 +37,23 @@ Rectangle {
         Item {
             width: parent.width
             height: 108
+            // DatePicker.kt `DatePickerTitlePadding` / `DatePickerHeadlinePadding` (start = 24 dp)
+            // in `DatePickerHeader`'s Column (`Alignment.BottomStart`, `Arrangement.Start`): both
+            // lines sit 24 dp in from the start, the right edge under Rtl (the window's
+            // LayoutMirroring mirrors these anchors).
             RoleText {
-                x: 24; y: 16
+                objectName: "datePickerTitle"
+                anchors.left: parent.left
+                anchors.leftMargin: 24
+                y: 16
                 role: "labelLarge"
                 text: "Select date"
                 color: preview.colors.onSurfaceVariant
             }
             RoleText {
-                x: 24
+                objectName: "datePickerHeadline"
+                anchors.left: parent.left
+                anchors.leftMargin: 24
                 anchors.bottom: parent.bottom
                 anchors.bottomMargin: 12
                 role: "headlineLarge"
@@ -53,8 +65,14 @@ Rectangle {
         Item {
             width: parent.width
             height: 56
+            // DatePicker.kt `MonthsNavigation`: a Row (`Arrangement.SpaceBetween`, 12 dp in) of the
+            // year menu button (its label 24 dp in) at the start, then a Row of the previous and
+            // next IconButtons at the end; under Rtl the label is at the right, the pair at the
+            // left with previous at its right.
             RoleText {
-                x: 24
+                objectName: "datePickerMonthYear"
+                anchors.left: parent.left
+                anchors.leftMargin: 24
                 anchors.verticalCenter: parent.verticalCenter
                 role: "labelLarge"
                 color: preview.colors.onSurfaceVariant
@@ -69,11 +87,16 @@ Rectangle {
                     Item {
                         required property string modelData
                         required property int index
+                        objectName: index === 0 ? "previousMonth" : "nextMonth"
                         width: 48; height: 48
                         MIcon {
+                            // `Icons.AutoMirrored.Filled.KeyboardArrowLeft` / `...Right`: the
+                            // vector is drawn flipped under Rtl, so previous points right there
+                            // (unlike a spec's own icons, from the non-mirrored `filled` package).
                             anchors.centerIn: parent
                             name: parent.modelData
                             color: preview.colors.onSurfaceVariant
+                            transform: Scale { origin.x: 12; xScale: preview.rtl ? -1 : 1 }
                         }
                         MouseArea {
                             anchors.fill: parent
@@ -87,6 +110,9 @@ Rectangle {
                 }
             }
         }
+        // DatePicker.kt `WeekDays` and `Month`: Rows of the week from its first day at the start:
+        // DayOfWeekRow and MonthGrid follow LayoutMirroring (the right first under Rtl), and a
+        // cell's own MouseArea picks the date that cell draws (`Day`'s onClick).
         DayOfWeekRow {
             x: 12
             width: parent.width - 24
