@@ -366,6 +366,8 @@ def test_hour_minute_stay_left_to_right_the_toggle_moves_left_TimePicker_ClockDi
         texts = _texts_in(numbers)
         hour, colon, minute = (_x_span(texts[t])[0] for t in ("9", ":", "41"))
         assert hour < colon < minute  # left to right, in both directions
+        toggle = _texts_in(_named(s, "timePicker"))
+        assert toggle["AM"].mapToScene(0, 0).y() < toggle["PM"].mapToScene(0, 0).y()
         spans.append((_x_span(numbers), _x_span(_texts_in(_named(s, "timePicker"))["AM"].parent())))
     (ltr_numbers, ltr_toggle), (rtl_numbers, rtl_toggle) = spans
     assert ltr_toggle[0] == pytest.approx(ltr_numbers[1] + 12)  # 12 dp right of the numbers
