@@ -17,7 +17,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 
 from tests.preview.fidelity import bounds, box, close, hex_rgb, rgb_at, spec_of
-from tests.preview.helpers import pixels
+from tests.preview.helpers import item_rect, pixels
 
 W, H = 412, 915
 
@@ -346,7 +346,6 @@ def _kind(item: Any) -> str:
 
 def _x_span(item: Any) -> tuple[float, float]:
     """The item's left and right edges on the screen."""
-    from tests.preview.helpers import item_rect
 
     r = item_rect(item)
     return r.left(), r.right()
@@ -367,7 +366,7 @@ def test_hour_minute_stay_left_to_right_the_toggle_moves_left_TimePicker_ClockDi
         hour, colon, minute = (_x_span(texts[t])[0] for t in ("9", ":", "41"))
         assert hour < colon < minute  # left to right, in both directions
         toggle = _texts_in(_named(s, "timePicker"))
-        assert toggle["AM"].mapToScene(0, 0).y() < toggle["PM"].mapToScene(0, 0).y()
+        assert item_rect(toggle["AM"]).top() < item_rect(toggle["PM"]).top()  # AM above PM
         spans.append((_x_span(numbers), _x_span(_texts_in(_named(s, "timePicker"))["AM"].parent())))
     (ltr_numbers, ltr_toggle), (rtl_numbers, rtl_toggle) = spans
     assert ltr_toggle[0] == pytest.approx(ltr_numbers[1] + 12)  # 12 dp right of the numbers
@@ -515,7 +514,6 @@ def test_a_tap_on_a_mirrored_day_or_arrow_does_what_it_shows_DatePicker_Day_onCl
 def _points_left(image: QImage, item: Any) -> bool:
     """Whether the chevron drawn in `item` points left: the ink of its middle rows (the tip) is
     left of the ink of its top rows."""
-    from tests.preview.helpers import item_rect
 
     r = item_rect(item)
     crop = pixels(image)[int(r.top()) : int(r.bottom()), int(r.left()) : int(r.right()), :3]
