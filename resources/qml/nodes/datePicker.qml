@@ -111,8 +111,8 @@ Rectangle {
             }
         }
         // DatePicker.kt `WeekDays` and `Month`: Rows of the week from its first day at the start:
-        // DayOfWeekRow and MonthGrid follow LayoutMirroring (the right first under Rtl), and a
-        // cell's own MouseArea picks the date that cell draws (`Day`'s onClick).
+        // DayOfWeekRow and the Grid below follow LayoutMirroring (the right first under Rtl), and
+        // a cell's own MouseArea picks the date that cell draws (`Day`'s onClick).
         DayOfWeekRow {
             x: 12
             width: parent.width - 24
@@ -125,39 +125,48 @@ Rectangle {
                 horizontalAlignment: Text.AlignHCenter
             }
         }
-        MonthGrid {
+        Grid {
+            // DatePicker.kt `Month`: MaxCalendarRows (6) Rows of DaysInWeek cells, the month's
+            // days from cell `daysFromStartOfWeekToFirstOfMonth` (CalendarModelImpl `getMonth`:
+            // the 1st's weekday less the week's first day, mod 7), so a month whose 1st starts the
+            // week fills the first row (Qt's MonthGrid leads with a week of the month before).
             id: grid
+            objectName: "monthDays"
             x: 12
-            width: parent.width - 24
-            spacing: 0
-            month: dp.shownMonth
-            year: dp.shownYear
-            locale: Qt.locale("en_US")
-            delegate: Item {
-                id: cell
-                required property var model
-                implicitWidth: 48
-                implicitHeight: 48
-                readonly property bool inMonth: model.month === grid.month
-                readonly property bool picked: inMonth && model.year === dp.year && model.month === dp.month && model.day === dp.day
-                Rectangle {
-                    anchors.centerIn: parent
-                    visible: cell.picked
-                    width: 40; height: 40; radius: 20
-                    color: preview.colors.primary
-                }
-                RoleText {
-                    anchors.centerIn: parent
-                    visible: cell.inMonth
-                    role: "bodyLarge"
-                    text: cell.model.day
-                    color: cell.picked ? preview.colors.onPrimary : preview.colors.onSurface
-                }
-                MouseArea {
-                    anchors.fill: parent
-                    enabled: cell.inMonth
-                    onClicked: preview.choose(d.n, d.p.stateKey || "",
-                        cell.model.year + "-" + dp.pad(cell.model.month + 1) + "-" + dp.pad(cell.model.day))
+            columns: 7
+            readonly property int lead:
+                (new Date(dp.shownYear, dp.shownMonth, 1).getDay() - Qt.locale("en_US").firstDayOfWeek + 7) % 7
+            readonly property int days: new Date(dp.shownYear, dp.shownMonth + 1, 0).getDate()
+            Repeater {
+                model: 6 * 7
+                Item {
+                    id: cell
+                    required property int index
+                    readonly property int day: index - grid.lead + 1
+                    readonly property bool inMonth: day >= 1 && day <= grid.days
+                    readonly property bool picked: inMonth && dp.shownYear === dp.year
+                        && dp.shownMonth === dp.month && day === dp.day
+                    width: 48
+                    height: 48
+                    Rectangle {
+                        anchors.centerIn: parent
+                        visible: cell.picked
+                        width: 40; height: 40; radius: 20
+                        color: preview.colors.primary
+                    }
+                    RoleText {
+                        anchors.centerIn: parent
+                        visible: cell.inMonth
+                        role: "bodyLarge"
+                        text: cell.day
+                        color: cell.picked ? preview.colors.onPrimary : preview.colors.onSurface
+                    }
+                    MouseArea {
+                        anchors.fill: parent
+                        enabled: cell.inMonth
+                        onClicked: preview.choose(d.n, d.p.stateKey || "",
+                            dp.shownYear + "-" + dp.pad(dp.shownMonth + 1) + "-" + dp.pad(cell.day))
+                    }
                 }
             }
         }
