@@ -367,6 +367,27 @@ def test_RenderPrototypeDatePicker_360dp_without_neighbouring_days(scene: Any) -
     assert days == [str(n) for n in range(1, 29)]  # February 2026 only
 
 
+@pytest.mark.parametrize(("date", "column_of_1st"), [("2026-02-10", 0), ("2026-10-08", 4)])
+def test_Month_first_row_starts_at_daysFromStartOfWeekToFirstOfMonth(  # noqa: N802
+    scene: Any, date: str, column_of_1st: int
+) -> None:
+    # DatePicker.kt `Month` fills cell `daysFromStartOfWeekToFirstOfMonth` (CalendarModelImpl
+    # `getMonth`: the 1st's weekday less the week's first day, mod 7) onwards from the first row:
+    # February 2026 starts on a Sunday, so its 1st is the first row's first cell (Qt's MonthGrid
+    # put a blank week first); October 2026's Thursday 1st is the fifth cell.
+    from tests.preview.helpers import find_items, item_rect
+
+    show(scene, screen(column({"type": "datePicker", "stateKey": "d"}), {"d": date}))
+    picker = bounds(scene, "datePicker")
+    texts = {
+        str(i.property("text")): item_rect(i) for i in find_items(scene.screen_item(), "RoleText")
+    }
+    weekday_row = 108 + 1 + 56  # the header, the divider, the month navigation
+    first = texts["1"]
+    assert first.center().y() - picker["y"] == pytest.approx(weekday_row + 48 + 24, abs=1)
+    assert first.center().x() - picker["x"] == pytest.approx(12 + 48 * column_of_1st + 24, abs=1)
+
+
 # --- tabBar (SC `RenderPrototypeNavigation`: TabRow / ScrollableTabRow) -------------------------
 
 

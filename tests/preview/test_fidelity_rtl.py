@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 
 from tests.preview.fidelity import bounds, box, close, hex_rgb, rgb_at, spec_of
-from tests.preview.helpers import pixels
+from tests.preview.helpers import item_rect, pixels
 
 W, H = 412, 915
 
@@ -297,3 +298,230 @@ def test_the_status_bar_mirrors_with_the_locale_android_SystemUI_layoutDirection
     (ltr_x, width), (rtl_x, _) = clock_x(False), clock_x(True)
     assert ltr_x == pytest.approx(16)
     assert rtl_x == pytest.approx(W - 16 - width)
+
+
+# --- the pickers (MC `RenderPrototypeTimePicker` / `RenderPrototypeDatePicker`: Material 3's
+# TimePicker.kt and DatePicker.kt, androidx compose/material3/material3/src/commonMain) ----------
+
+TIME = {"type": "timePicker", "hourKey": "h", "minuteKey": "m", "is24Hour": False}
+DATE = {"type": "datePicker", "stateKey": "d"}
+
+
+def _picker_spec(picker: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    return spec_of(
+        {"type": "column", "style": {"width": "fill"}, "children": [picker]}, state=state
+    )
+
+
+def _find_named(scene: Any, name: str) -> Any:
+    """The item of that objectName in the shown screen's item tree (Repeater delegates too), or
+    None."""
+    stack = [scene.screen_item()]
+    while stack:
+        item = stack.pop()
+        if item.objectName() == name:
+            return item
+        stack.extend(item.childItems())
+    return None
+
+
+def _named(scene: Any, name: str) -> Any:
+    """The item of that objectName on the shown screen."""
+    found = _find_named(scene, name)
+    assert found is not None, name
+    return found
+
+
+def _texts_in(item: Any) -> dict[str, Any]:
+    """text -> RoleText item, for the visible texts under `item`."""
+    from tests.preview.helpers import find_items
+
+    return {str(t.property("text")): t for t in find_items(item, "RoleText")}
+
+
+def _kind(item: Any) -> str:
+    """The item's QML type, without the per-engine suffix (`RoleText_QMLTYPE_59` is `RoleText`)."""
+    return str(item.metaObject().className()).split("_QML")[0]
+
+
+def _x_span(item: Any) -> tuple[float, float]:
+    """The item's left and right edges on the screen."""
+
+    r = item_rect(item)
+    return r.left(), r.right()
+
+
+def test_hour_minute_stay_left_to_right_the_toggle_moves_left_TimePicker_ClockDisplayNumbers_Ltr(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # `ClockDisplayNumbers` provides LayoutDirection.Ltr: hour, ":", minute in both directions;
+    # `VerticalClockDisplay`'s Row (numbers, then the toggle behind padding(start = 12 dp))
+    # follows the device: the AM/PM toggle goes to the numbers' left under Rtl.
+    spans = []
+    for s in (scene, rtl):
+        s.show(_picker_spec(TIME, {"h": 9, "m": 41}))
+        s.grab()
+        numbers = _named(s, "clockDisplayNumbers")
+        texts = _texts_in(numbers)
+        hour, colon, minute = (_x_span(texts[t])[0] for t in ("9", ":", "41"))
+        assert hour < colon < minute  # left to right, in both directions
+        toggle = _texts_in(_named(s, "timePicker"))
+        assert item_rect(toggle["AM"]).top() < item_rect(toggle["PM"]).top()  # AM above PM
+        spans.append((_x_span(numbers), _x_span(_texts_in(_named(s, "timePicker"))["AM"].parent())))
+    (ltr_numbers, ltr_toggle), (rtl_numbers, rtl_toggle) = spans
+    assert ltr_toggle[0] == pytest.approx(ltr_numbers[1] + 12)  # 12 dp right of the numbers
+    assert rtl_toggle[1] == pytest.approx(rtl_numbers[0] - 12)  # 12 dp left of them
+    for ltr, rl in ((ltr_numbers, rtl_numbers), (ltr_toggle, rtl_toggle)):  # the Row mirrors
+        assert rl == pytest.approx((W - ltr[1], W - ltr[0]))
+
+
+def test_the_clock_face_is_not_mirrored_TimePicker_CircularLayout_place(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # `CircularLayout` places its numbers with `place` (not `placeRelative`) at cos/sin of their
+    # angle, and `drawSelector` and `ClockDialNode`'s taps use the same absolute angles: 3 is at
+    # the right, 9 at the left, the handle where it is, in both directions.
+    faces = []
+    for s in (scene, rtl):
+        s.show(_picker_spec(TIME, {"h": 10, "m": 41}))
+        s.grab()
+        dial = _named(s, "dial")
+        faces.append([(_kind(c), c.x(), c.y(), c.rotation()) for c in dial.childItems()])
+        texts = _texts_in(dial)
+        assert texts["3"].x() > texts["9"].x()
+    assert faces[0] == faces[1]
+
+
+def test_a_tap_on_the_mirrored_time_picker_writes_what_it_shows_TimePicker_ClockDialNode(  # noqa: N802
+    preview: Any, qtbot: Any
+) -> None:
+    preview.set_rtl(True)
+    preview.set_spec(_picker_spec({**TIME, "hourKey": "hour", "minuteKey": "minute"},
+                                  {"hour": 9, "minute": 41}))  # fmt: skip
+    runtime = preview.runtime
+    qtbot.waitUntil(lambda: _find_named(preview, "dial") is not None)
+    preview.grab_image()
+    dial = _named(preview, "dial")
+    centre = dial.mapToScene(dial.boundingRect().center())
+
+    def click(x: float, y: float) -> None:
+        preview.grab_image()
+        qtbot.mouseClick(
+            preview.quick_widget, Qt.MouseButton.LeftButton, pos=QPoint(round(x), round(y))
+        )
+
+    click(centre.x() + 101, centre.y())  # 3 o'clock is at the right: hour 3, then minutes
+    qtbot.waitUntil(lambda: runtime.value("hour") == 3)
+    click(centre.x() - 101, centre.y())  # 9 o'clock, at the left, on the minutes dial: :45
+    qtbot.waitUntil(lambda: runtime.value("minute") == 45)
+    pm = _texts_in(_named(preview, "timePicker"))["PM"]
+    at = pm.mapToScene(pm.boundingRect().center())
+    assert at.x() < centre.x()  # the toggle drawn at the left of the numbers
+    click(at.x(), at.y())
+    qtbot.waitUntil(lambda: runtime.value("hour") == 15)
+    assert runtime.value("minute") == 45
+
+
+def test_the_header_lines_start_24dp_from_the_right_DatePicker_DatePickerHeadlinePadding_start(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # DatePickerTitlePadding / DatePickerHeadlinePadding (start = 24 dp) and the year menu
+    # button's label in MonthsNavigation (12 dp padding + the TextButton's 12 dp) are relative.
+    names = ("datePickerTitle", "datePickerHeadline", "datePickerMonthYear")
+    for s, right_to_left in ((scene, False), (rtl, True)):
+        s.show(_picker_spec(DATE, {"d": "2026-02-10"}))
+        s.grab()
+        left, right = _x_span(_named(s, "datePicker"))
+        for name in names:
+            start, end = _x_span(_named(s, name))
+            if right_to_left:
+                assert end == pytest.approx(right - 24), name
+            else:
+                assert start == pytest.approx(left + 24), name
+
+
+def test_the_week_starts_at_the_right_DatePicker_Month_WeekDays_Row_SpaceEvenly(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # `WeekDays` and each week of `Month` are Rows: the first day of the week at the start.
+    from tests.preview.helpers import find_items
+
+    orders, centres = [], []
+    for s in (scene, rtl):
+        s.show(_picker_spec(DATE, {"d": "2026-02-10"}))
+        s.grab()
+        picker = _named(s, "datePicker")
+        left, _ = _x_span(picker)
+        texts = [t for t in find_items(picker, "RoleText") if len(str(t.property("text"))) == 1]
+        initials = sorted((t for t in texts if str(t.property("text")).isalpha()),
+                          key=lambda t: _x_span(t)[0])  # fmt: skip
+        orders.append("".join(str(t.property("text")) for t in initials))
+        days = _texts_in(picker)
+        centres.append({d: sum(_x_span(days[d])) / 2 - left for d in ("1", "4", "7")})
+    assert orders == ["SMTWTFS", "SFTWTMS"]  # Sunday (en_US's first) at the right
+    for day in ("1", "4", "7"):  # the day grid is the mirror image within the 360 dp picker
+        assert centres[1][day] == pytest.approx(360 - centres[0][day], abs=1)
+
+
+def test_the_month_arrows_swap_and_flip_DatePicker_MonthsNavigation_Icons_AutoMirrored(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # MonthsNavigation: the arrows' Row (previous, next) at the end: the left under Rtl, next at
+    # its left; `Icons.AutoMirrored.Filled.KeyboardArrowLeft` / `...Right` flip under Rtl, so
+    # the left one points left (next) and the right one points right (previous).
+    points = []
+    for s in (scene, rtl):
+        s.show(_picker_spec(DATE, {"d": "2026-02-10"}))
+        image = s.grab()
+        left, right = _x_span(_named(s, "datePicker"))
+        prev, nxt = _x_span(_named(s, "previousMonth")), _x_span(_named(s, "nextMonth"))
+        if s is rtl:
+            assert nxt[1] == pytest.approx(prev[0]) and nxt[0] == pytest.approx(left + 12)
+        else:
+            assert prev[1] == pytest.approx(nxt[0]) and nxt[1] == pytest.approx(right - 12)
+        points.append([_points_left(image, _named(s, n)) for n in ("previousMonth", "nextMonth")])
+    assert points == [[True, False], [False, True]]
+
+
+def test_a_tap_on_a_mirrored_day_or_arrow_does_what_it_shows_DatePicker_Day_onClick(  # noqa: N802
+    preview: Any, qtbot: Any
+) -> None:
+    # `Day`'s Surface(onClick = { onDateSelectionChange(dateInMillis) }): a cell picks the date
+    # it draws, wherever the Row put it; the arrows run their own month change.
+    preview.set_rtl(True)
+    preview.set_spec(_picker_spec({**DATE, "stateKey": "date"}, {"date": "2026-02-10"}))
+    runtime = preview.runtime
+    qtbot.waitUntil(lambda: _find_named(preview, "nextMonth") is not None)
+
+    def click(item: Any) -> None:
+        preview.grab_image()
+        at = item.mapToScene(item.boundingRect().center()).toPoint()
+        qtbot.mouseClick(preview.quick_widget, Qt.MouseButton.LeftButton, pos=at)
+
+    def month_shown() -> str:
+        return str(_named(preview, "datePickerMonthYear").property("text"))
+
+    click(_named(preview, "nextMonth"))  # the left arrow
+    qtbot.waitUntil(lambda: month_shown() == "March 2026")
+    click(_named(preview, "previousMonth"))
+    qtbot.waitUntil(lambda: month_shown() == "February 2026")
+    day = _texts_in(_named(preview, "datePicker"))["21"]  # a Saturday: the week's left end
+    assert _x_span(day)[0] < _x_span(_texts_in(_named(preview, "datePicker"))["15"])[0]
+    click(day)
+    qtbot.waitUntil(lambda: runtime.value("date") == "2026-02-21")
+
+
+def _points_left(image: QImage, item: Any) -> bool:
+    """Whether the chevron drawn in `item` points left: the ink of its middle rows (the tip) is
+    left of the ink of its top rows."""
+
+    r = item_rect(item)
+    crop = pixels(image)[int(r.top()) : int(r.bottom()), int(r.left()) : int(r.right()), :3]
+    dark = crop.astype(int).sum(axis=2) < 400
+    rows = dark.any(axis=1).nonzero()[0]
+    assert len(rows) > 4, "no chevron drawn"
+    top, bottom = int(rows[0]), int(rows[-1]) + 1
+    quarter = max(1, (bottom - top) // 4)
+    tip = dark[(top + bottom) // 2 - 1 : (top + bottom) // 2 + 1].nonzero()[1].mean()
+    arm = dark[top : top + quarter].nonzero()[1].mean()
+    return bool(tip < arm)

@@ -5,13 +5,16 @@
 // headlineLarge, 24 dp in); a divider; a 56 dp row with the month and year and the previous/next
 // month buttons; the weekday initials; six 48 dp week rows of this month's days only (no
 // neighbouring days), bodyLarge, the picked day onPrimary on a 40 dp primary circle. Picking a
-// day binds the key and runs onTap (RT `Choose`); the arrows only change the month shown.
+// day binds the key and runs onTap (RT `Choose`); the arrows only change the month shown. Under
+// Rtl (the window's LayoutMirroring) it mirrors as DatePicker.kt does: header and month label 24 dp
+// from the right, the arrows at the left and flipped, the week from the right.
 import QtQuick
 import QtQuick.Controls
 import ".."
 
 Rectangle {
     id: dp
+    objectName: "datePicker"
     readonly property string iso: { d.rev; return String(preview.value(d.n, d.p.stateKey) || "2024-01-01"); }
     readonly property int year: Number(iso.slice(0, 4))
     readonly property int month: Number(iso.slice(5, 7)) - 1
@@ -34,14 +37,23 @@ Rectangle {
         Item {
             width: parent.width
             height: 108
+            // DatePicker.kt `DatePickerTitlePadding` / `DatePickerHeadlinePadding` (start = 24 dp)
+            // in `DatePickerHeader`'s Column (`Alignment.BottomStart`, `Arrangement.Start`): both
+            // lines sit 24 dp in from the start, the right edge under Rtl (the window's
+            // LayoutMirroring mirrors these anchors).
             RoleText {
-                x: 24; y: 16
+                objectName: "datePickerTitle"
+                anchors.left: parent.left
+                anchors.leftMargin: 24
+                y: 16
                 role: "labelLarge"
                 text: "Select date"
                 color: preview.colors.onSurfaceVariant
             }
             RoleText {
-                x: 24
+                objectName: "datePickerHeadline"
+                anchors.left: parent.left
+                anchors.leftMargin: 24
                 anchors.bottom: parent.bottom
                 anchors.bottomMargin: 12
                 role: "headlineLarge"
@@ -53,8 +65,14 @@ Rectangle {
         Item {
             width: parent.width
             height: 56
+            // DatePicker.kt `MonthsNavigation`: a Row (`Arrangement.SpaceBetween`, 12 dp in) of the
+            // year menu button (its label 24 dp in) at the start, then a Row of the previous and
+            // next IconButtons at the end; under Rtl the label is at the right, the pair at the
+            // left with previous at its right.
             RoleText {
-                x: 24
+                objectName: "datePickerMonthYear"
+                anchors.left: parent.left
+                anchors.leftMargin: 24
                 anchors.verticalCenter: parent.verticalCenter
                 role: "labelLarge"
                 color: preview.colors.onSurfaceVariant
@@ -69,11 +87,16 @@ Rectangle {
                     Item {
                         required property string modelData
                         required property int index
+                        objectName: index === 0 ? "previousMonth" : "nextMonth"
                         width: 48; height: 48
                         MIcon {
+                            // `Icons.AutoMirrored.Filled.KeyboardArrowLeft` / `...Right`: the
+                            // vector is drawn flipped under Rtl, so previous points right there
+                            // (unlike a spec's own icons, from the non-mirrored `filled` package).
                             anchors.centerIn: parent
                             name: parent.modelData
                             color: preview.colors.onSurfaceVariant
+                            transform: Scale { origin.x: 12; xScale: preview.rtl ? -1 : 1 }
                         }
                         MouseArea {
                             anchors.fill: parent
@@ -87,6 +110,9 @@ Rectangle {
                 }
             }
         }
+        // DatePicker.kt `WeekDays` and `Month`: Rows of the week from its first day at the start:
+        // DayOfWeekRow and the Grid below follow LayoutMirroring (the right first under Rtl), and
+        // a cell's own MouseArea picks the date that cell draws (`Day`'s onClick).
         DayOfWeekRow {
             x: 12
             width: parent.width - 24
@@ -99,39 +125,48 @@ Rectangle {
                 horizontalAlignment: Text.AlignHCenter
             }
         }
-        MonthGrid {
+        Grid {
+            // DatePicker.kt `Month`: MaxCalendarRows (6) Rows of DaysInWeek cells, the month's
+            // days from cell `daysFromStartOfWeekToFirstOfMonth` (CalendarModelImpl `getMonth`:
+            // the 1st's weekday less the week's first day, mod 7), so a month whose 1st starts the
+            // week fills the first row (Qt's MonthGrid leads with a week of the month before).
             id: grid
+            objectName: "monthDays"
             x: 12
-            width: parent.width - 24
-            spacing: 0
-            month: dp.shownMonth
-            year: dp.shownYear
-            locale: Qt.locale("en_US")
-            delegate: Item {
-                id: cell
-                required property var model
-                implicitWidth: 48
-                implicitHeight: 48
-                readonly property bool inMonth: model.month === grid.month
-                readonly property bool picked: inMonth && model.year === dp.year && model.month === dp.month && model.day === dp.day
-                Rectangle {
-                    anchors.centerIn: parent
-                    visible: cell.picked
-                    width: 40; height: 40; radius: 20
-                    color: preview.colors.primary
-                }
-                RoleText {
-                    anchors.centerIn: parent
-                    visible: cell.inMonth
-                    role: "bodyLarge"
-                    text: cell.model.day
-                    color: cell.picked ? preview.colors.onPrimary : preview.colors.onSurface
-                }
-                MouseArea {
-                    anchors.fill: parent
-                    enabled: cell.inMonth
-                    onClicked: preview.choose(d.n, d.p.stateKey || "",
-                        cell.model.year + "-" + dp.pad(cell.model.month + 1) + "-" + dp.pad(cell.model.day))
+            columns: 7
+            readonly property int lead:
+                (new Date(dp.shownYear, dp.shownMonth, 1).getDay() - Qt.locale("en_US").firstDayOfWeek + 7) % 7
+            readonly property int days: new Date(dp.shownYear, dp.shownMonth + 1, 0).getDate()
+            Repeater {
+                model: 6 * 7
+                Item {
+                    id: cell
+                    required property int index
+                    readonly property int day: index - grid.lead + 1
+                    readonly property bool inMonth: day >= 1 && day <= grid.days
+                    readonly property bool picked: inMonth && dp.shownYear === dp.year
+                        && dp.shownMonth === dp.month && day === dp.day
+                    width: 48
+                    height: 48
+                    Rectangle {
+                        anchors.centerIn: parent
+                        visible: cell.picked
+                        width: 40; height: 40; radius: 20
+                        color: preview.colors.primary
+                    }
+                    RoleText {
+                        anchors.centerIn: parent
+                        visible: cell.inMonth
+                        role: "bodyLarge"
+                        text: cell.day
+                        color: cell.picked ? preview.colors.onPrimary : preview.colors.onSurface
+                    }
+                    MouseArea {
+                        anchors.fill: parent
+                        enabled: cell.inMonth
+                        onClicked: preview.choose(d.n, d.p.stateKey || "",
+                            dp.shownYear + "-" + dp.pad(dp.shownMonth + 1) + "-" + dp.pad(cell.day))
+                    }
                 }
             }
         }

@@ -4,17 +4,19 @@
 // preview's `clock24` stands for it, 12-hour by default). Layout (TimePicker.kt, TimePickerTokens):
 // the time display (two 96 x 80 dp boxes, displayLarge digits, a 24 dp ":" between; the hour box
 // selected first, primaryContainer, the other surfaceContainerHighest; 12-hour adds a 52 x 80 dp
-// AM/PM toggle 12 dp to the right, outline border, the selected half tertiaryContainer), 36 dp
+// AM/PM toggle 12 dp to the end, outline border, the selected half tertiaryContainer), 36 dp
 // below it the 256 dp surfaceContainerHighest dial with a 48 dp primary handle on a 2 dp track
 // from an 8 dp centre dot; numbers bodyLarge on a 101 dp radius (24-hour hours 12..23 inside, on
 // 69 dp), the one under the handle onPrimary; 24 dp below. Tapping or dragging the dial picks the
 // hour (then the dial turns to minutes) or the minute; each new time writes both keys at once and
-// runs onTap (RT `SetTime`).
+// runs onTap (RT `SetTime`). Under Rtl only the toggle moves (to the numbers' left): the hour and
+// minute stay left to right and the dial keeps its angles (see below).
 import QtQuick
 import ".."
 
 Item {
     id: tp
+    objectName: "timePicker"
     readonly property bool h24: d.p.is24Hour === true ? true : d.p.is24Hour === false ? false
         : !!preview.clock24
     readonly property int hour: { d.rev; return Number(preview.value(d.n, d.p.hourKey)) || 0; }
@@ -28,35 +30,45 @@ Item {
     function write(h, m) { preview.setTime(d.n, h, m); }
 
     Row {
+        // TimePicker.kt `VerticalClockDisplay`: a Row of the numbers, then the period toggle behind
+        // `padding(start = PeriodToggleMargin)`; under Rtl (the window's LayoutMirroring) the
+        // toggle is at the left, 12 dp from the numbers.
         id: display
         anchors.horizontalCenter: parent.horizontalCenter
         spacing: 0
-        Repeater {
-            model: ["hour", ":", "minute"]
-            Item {
-                id: part
-                required property string modelData
-                readonly property bool box: modelData !== ":"
-                readonly property bool on: tp.selection === modelData
-                width: box ? 96 : 24
-                height: 80
-                Rectangle {
-                    anchors.fill: parent
-                    visible: part.box
-                    radius: 8
-                    color: part.on ? preview.colors.primaryContainer : preview.colors.surfaceContainerHighest
-                }
-                RoleText {
-                    anchors.centerIn: parent
-                    role: "displayLarge"
-                    color: part.box && part.on ? preview.colors.onPrimaryContainer : preview.colors.onSurface
-                    text: part.modelData === "hour" ? tp.shownHour(tp.hour)
-                        : part.modelData === "minute" ? tp.pad(tp.minute) : ":"
-                }
-                MouseArea {
-                    anchors.fill: parent
-                    enabled: part.box
-                    onClicked: tp.selection = part.modelData
+        Row {
+            // TimePicker.kt `ClockDisplayNumbers` provides `LayoutDirection.Ltr` ("Always
+            // display the TimeSelectors from left to right"): hour, ":", minute in both directions.
+            objectName: "clockDisplayNumbers"
+            LayoutMirroring.enabled: false
+            LayoutMirroring.childrenInherit: true
+            Repeater {
+                model: ["hour", ":", "minute"]
+                Item {
+                    id: part
+                    required property string modelData
+                    readonly property bool box: modelData !== ":"
+                    readonly property bool on: tp.selection === modelData
+                    width: box ? 96 : 24
+                    height: 80
+                    Rectangle {
+                        anchors.fill: parent
+                        visible: part.box
+                        radius: 8
+                        color: part.on ? preview.colors.primaryContainer : preview.colors.surfaceContainerHighest
+                    }
+                    RoleText {
+                        anchors.centerIn: parent
+                        role: "displayLarge"
+                        color: part.box && part.on ? preview.colors.onPrimaryContainer : preview.colors.onSurface
+                        text: part.modelData === "hour" ? tp.shownHour(tp.hour)
+                            : part.modelData === "minute" ? tp.pad(tp.minute) : ":"
+                    }
+                    MouseArea {
+                        anchors.fill: parent
+                        enabled: part.box
+                        onClicked: tp.selection = part.modelData
+                    }
                 }
             }
         }
@@ -93,6 +105,10 @@ Item {
     }
 
     Rectangle {
+        // TimePicker.kt `ClockFace`: `CircularLayout` places the numbers with `place` (absolute,
+        // not `placeRelative`), `drawSelector` and `ClockDialNode`'s taps use the same angles: the
+        // dial is not mirrored under Rtl (x and y here are screen axes, which LayoutMirroring
+        // leaves alone).
         id: dial
         objectName: "dial"
         width: 256; height: 256; radius: 128
