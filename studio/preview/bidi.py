@@ -10,10 +10,14 @@ right edge, and under Ltr "שלום!" is a left-to-right one with its "!" at the
 
 Qt Quick's Text has no direction property: a paragraph takes the direction of its first strong
 character. A zero-width RIGHT-TO-LEFT MARK (LEFT-TO-RIGHT MARK) at the start forces it, and one
-either side of each newline gives each line of a multi-line text the direction too, as Android
-lays out each `\\n`-separated paragraph in the resolved direction (Qt's plain Text is one bidi
-paragraph whose lines are only separated, so a trailing "!" before a newline would otherwise
-take the direction of the text around it). The marks change no advance, so sizes stay the same.
+after each newline gives each line of a multi-line text the direction too, as Android lays out
+each `\\n`-separated paragraph in the resolved direction (Qt's plain Text is one bidi paragraph
+whose lines are only separated: without it, a "!" before or after a newline would take the
+direction of the letters around it, the mark is a strong character between the two). So every
+line starts with one mark, drawn at its start edge. A mark has no advance of its own, but Qt
+gives it the font's letter spacing like any glyph: the text items give that back with a negative
+padding on the mark's side (StyledText.qml, RoleText.qml, ButtonLabel.qml), so sizes and places
+stay those of the unmarked text.
 
 The preview and its layout measure read texts through `directed` (the controller's `text` slot
 and `bind_text`), so what is measured is what is drawn, and a text measured under one direction
@@ -44,7 +48,7 @@ def directed(text: str, rtl: bool) -> str:
         return text
     mark = RLM if rtl else LRM
     if "\n" in text:
-        text = text.replace("\n", f"{mark}\n{mark}")
+        text = text.replace("\n", "\n" + mark)
     return mark + text
 
 

@@ -442,3 +442,36 @@ def test_the_screen_summary_reads_each_text_as_authored_without_direction_marks(
     rtl.grab()
     (entry,) = [e for e in rtl.visible_summary(on_screen_only=False) if e["address"] == "t"]
     assert entry["text"] == "Two\nlines!"
+
+
+def test_a_text_fields_value_starts_at_the_right_under_rtl_BasicTextField_TextAlign_Start(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # BasicTextField aligns its value at the start of the direction resolved from the layout's:
+    # the right under Rtl, and the left for a Hebrew value under Ltr. (The editable value keeps
+    # Qt's order from its first strong character: a mark in it would end up in the state.)
+    def ink(s: Any, value: str) -> list[tuple[int, int]]:
+        root = {"type": "textField", "id": "f", "stateKey": "v"}
+        b = bounds(s, spec_of(root, state={"v": value}))["f"]
+        return _glyph_runs(s.grab(), b["y"], b["y"] + b["height"] - 3, b["x"], b["x"] + b["width"])
+
+    right_to_left, hebrew = ink(rtl, "Hello"), ink(scene, HEBREW)
+    assert right_to_left[-1][1] >= W - 16 - 3 and right_to_left[0][0] > W - 280 / 2
+    assert hebrew[0][0] <= 16 + 3 and hebrew[-1][1] < 280 / 2
+
+
+def test_a_text_in_the_other_direction_keeps_its_size_TextStyle_resolveTextDirection(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # The direction changes the order of a line's runs, not its size: a letter-spaced role, a
+    # button and a chip measure as left to right (the mark's letter spacing is given back), and
+    # the rows holding them mirror exactly.
+    root = {"type": "column", "style": {"width": "fill"}, "children": [
+        {"type": "text", "id": "t", "text": "Letter spaced", "style": {"textStyle": "bodyLarge"}},
+        {"type": "text", "id": "two", "text": "Two\nlines", "style": {"textStyle": "labelSmall"}},
+        {"type": "button", "id": "b", "label": "Save changes"},
+        {"type": "chip", "id": "c", "label": "Filter"}]}  # fmt: skip
+    ltr, rl = bounds(scene, spec_of(root)), bounds(rtl, spec_of(root))
+    for k in ("t", "two", "b", "c"):
+        assert rl[k]["width"] == ltr[k]["width"]
+        assert rl[k]["x"] == pytest.approx(_mirrored(ltr[k]))

@@ -78,6 +78,9 @@ Item {
         font: input.font
         elide: Text.ElideRight
         textFormat: Text.PlainText
+        // the direction mark's letter spacing given back, as in StyledText.qml
+        leftPadding: text.charCodeAt(0) === 0x200E ? -font.letterSpacing : 0
+        rightPadding: text.charCodeAt(0) === 0x200F ? -font.letterSpacing : 0
     }
     onBoundChanged: if (input.text !== bound) input.text = bound
 }
