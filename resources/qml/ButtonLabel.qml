@@ -8,4 +8,8 @@ Text {
     font.weight: 500
     font.letterSpacing: 0.1
     elide: Text.ElideRight
+    // A direction mark (studio/preview/bidi.py) starts a line on its start side and Qt gives it the
+    // letter spacing of a glyph: given back here, so the text sizes and sits as if unmarked.
+    leftPadding: text.charCodeAt(0) === 0x200E ? -font.letterSpacing : 0
+    rightPadding: text.charCodeAt(0) === 0x200F ? -font.letterSpacing : 0
 }

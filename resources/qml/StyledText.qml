@@ -24,6 +24,10 @@ Text {
     // Padding, not a transform: no extra scene-graph node per text.
     topPadding: lineShift
     bottomPadding: -lineShift
+    // A direction mark (studio/preview/bidi.py) starts a line on its start side and Qt gives it the
+    // letter spacing of a glyph: given back here, so the text sizes and sits as if unmarked.
+    leftPadding: text.charCodeAt(0) === 0x200E ? -font.letterSpacing : 0
+    rightPadding: text.charCodeAt(0) === 0x200F ? -font.letterSpacing : 0
     color: ts.color || defaultColor
     font.family: ts.family || preview.fontFamily
     font.pixelSize: ts.size || base.size

@@ -14,7 +14,7 @@ from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
-from studio.preview import icons
+from studio.preview import bidi, icons
 from studio.preview.device import DeviceProfile, profile_for
 from studio.preview.layout import LNode
 from studio.preview.nodes import NodeObject, child_entries, own_fields, same_shape
@@ -462,8 +462,9 @@ class PreviewController(QObject):
         self._rtl = bool(on)
         self._sync_tree_env()
         self.deviceChanged.emit()
-        for ln in self._tree.root.walk() if self._tree.root is not None else ():
-            ln.mark_dirty()
+        # Every text takes the other paragraph direction (bidi.py): delegates re-read theirs
+        # (their `rev`), and the layout measures the marked texts again.
+        self._tree.invalidate_all()
         self._schedule_layout()
 
     # -- what the layout reads (layout.Host, through SceneTree) -----------------------------
@@ -501,9 +502,11 @@ class PreviewController(QObject):
         return self._rt().is_visible(ln.node, ln.scope or None)
 
     def bind_text(self, ln: LNode, value: str) -> str:
-        if not value or "{" not in value:
-            return value
-        return self._rt().bind_text(value, ln.scope or None, pager=ln.pager or None)
+        """A node's text as drawn: bound, and in the layout direction (bidi.py `directed`); the
+        layout measures it, so it must be what the `text` slot gives the delegate."""
+        if value and "{" in value:
+            value = self._rt().bind_text(value, ln.scope or None, pager=ln.pager or None)
+        return bidi.directed(value, self._rtl)
 
     def node_value(self, ln: LNode, key: str) -> Any:
         rt = self._rt()
@@ -720,9 +723,17 @@ class PreviewController(QObject):
 
     @Slot(QObject, str, result=str)
     def text(self, n: NodeObject, value: str) -> str:
+        """A node's text as drawn: bound, and in the layout direction (as `bind_text`)."""
         if not value:
             return value or ""
-        return self._rt().bind_text(value, n._scope or None, pager=n._pager or None)
+        return bidi.directed(
+            self._rt().bind_text(value, n._scope or None, pager=n._pager or None), self._rtl
+        )
+
+    @Slot(str, result=str)
+    def directed(self, value: str) -> str:
+        """An unbound text (a text field's placeholder) in the layout direction."""
+        return bidi.directed(value, self._rtl)
 
     def _font_asset(self, asset_id: str) -> str:
         if asset_id not in self._fonts:

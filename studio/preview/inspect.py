@@ -8,6 +8,8 @@ from typing import Any
 from PySide6.QtCore import QRectF
 from PySide6.QtQuick import QQuickItem
 
+from studio.preview.bidi import unmarked
+
 
 def _prop(item: QQuickItem, name: str) -> Any:
     """A property's value, or None when the item has no such property (PySide6 6.12.0 on
@@ -38,7 +40,7 @@ def _texts(item: QQuickItem, icon_font: Collection[str], out: list[str]) -> None
             text = _prop(child, "text")
             font = _prop(child, "font")
             if isinstance(text, str) and text and (font is None or font.family() not in icon_font):
-                out.append(text)
+                out.append(unmarked(text))  # without the layout direction's marks (bidi.py)
             placeholder = _prop(child, "placeholderText")
             if isinstance(placeholder, str) and placeholder and not text:
                 out.append(placeholder)

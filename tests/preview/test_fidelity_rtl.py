@@ -525,3 +525,181 @@ def _points_left(image: QImage, item: Any) -> bool:
     tip = dark[(top + bottom) // 2 - 1 : (top + bottom) // 2 + 1].nonzero()[1].mean()
     arm = dark[top : top + quarter].nonzero()[1].mean()
     return bool(tip < arm)
+
+
+# -- text direction: Compose resolves an unset one from the layout direction --------------------
+# androidx ui-text TextStyle.kt `resolveTextDirection(layoutDirection, textDirection)`: unset
+# (null, later TextDirection.Unspecified) is TextDirection.Rtl under LayoutDirection.Rtl and Ltr
+# under Ltr, whatever the text; AutoMobile sets no textDirection (RM `mapPrototypeStyle`, SC
+# "text"). Each check compares the glyphs' columns with a reference text laid out the other way.
+
+HEBREW = "\u05e9\u05dc\u05d5\u05dd"  # shalom: DejaVu Sans has the glyphs
+
+
+def _glyph_runs(
+    image: QImage, top: float, bottom: float, left: float = 0, right: float = W
+) -> list[tuple[int, int]]:
+    """The runs of columns with dark ink between `top` and `bottom` (a glyph, or glyphs that
+    touch), left to right, as (first, last) columns."""
+    rows = pixels(image)[round(top) : round(bottom), round(left) : round(right), :3].astype(int)
+    dark = (rows.sum(axis=2) < 400).any(axis=0)
+    runs: list[tuple[int, int]] = []
+    for x in (int(v) + round(left) for v in dark.nonzero()[0]):
+        if runs and x == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], x)
+        else:
+            runs.append((x, x))
+    return runs
+
+
+def _shape(runs: list[tuple[int, int]]) -> list[int]:
+    """The runs' columns counted from the first one (where on the screen does not matter)."""
+    return [c - runs[0][0] for run in runs for c in run]
+
+
+def _text(text: str, **style: Any) -> dict[str, Any]:
+    return {"type": "text", "id": "t", "text": text, "style": {"textSize": 30, **style}}
+
+
+def _line_runs(scene: Any, root: dict[str, Any], address: str = "t") -> list[tuple[int, int]]:
+    b = bounds(scene, spec_of(root))[address]
+    return _glyph_runs(scene.grab(), b["y"], b["y"] + b["height"], b["x"], b["x"] + b["width"])
+
+
+def test_under_rtl_a_latin_line_is_a_right_to_left_paragraph_TextStyle_resolveTextDirection(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # "Hello, world!" under Rtl reads "!Hello, world" from the right edge: the trailing "!" is a
+    # neutral at the paragraph's end, which is its left.
+    drawn = _line_runs(rtl, _text("Hello, world!"))
+    assert drawn[0][0] > W / 2  # at the right edge
+    assert _shape(drawn) == pytest.approx(_shape(_line_runs(scene, _text("!Hello, world"))), abs=1)
+    assert _shape(drawn) != pytest.approx(_shape(_line_runs(scene, _text("Hello, world!"))), abs=1)
+
+
+def test_under_ltr_a_hebrew_line_is_a_left_to_right_paragraph_TextStyle_resolveTextDirection(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # Under Ltr the Hebrew word keeps its own order but the "!" ends the paragraph at the right;
+    # the reference is the mirror case: "!" first in a right-to-left paragraph.
+    drawn = _line_runs(scene, _text(HEBREW + "!"))
+    assert drawn[0][0] < W / 2  # at the left edge (TextAlign.Start under Ltr)
+    assert _shape(drawn) == pytest.approx(_shape(_line_runs(rtl, _text("!" + HEBREW))), abs=1)
+    assert _shape(drawn) != pytest.approx(_shape(_line_runs(rtl, _text(HEBREW + "!"))), abs=1)
+
+
+def test_each_line_of_a_multiline_text_takes_the_direction_android_Layout_paragraphs(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # Android lays out each "\n"-separated paragraph in the resolved direction: "Two\nlines!"
+    # under Rtl is "Two" over "!lines", both from the right edge.
+    b = bounds(rtl, spec_of(_text("Two\nlines!")))["t"]
+    image = rtl.grab()
+    middle = b["y"] + b["height"] / 2
+    second = _glyph_runs(image, middle, b["y"] + b["height"], b["x"], W)
+    assert second[-1][1] >= W - 6  # the second line ends at the right edge too
+    ref = bounds(scene, spec_of(_text("Two\n!lines")))["t"]
+    reference = _glyph_runs(scene.grab(), ref["y"] + ref["height"] / 2, ref["y"] + ref["height"])
+    assert _shape(second) == pytest.approx(_shape(reference), abs=1)
+
+
+def test_a_button_label_and_a_list_items_text_follow_the_direction_MC_Button_SE_ListItem(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # Material's labels are Compose Texts too (LocalTextStyle, no textDirection): "Go!" reads
+    # "!Go", a headline "Headline!" reads "!Headline", under Rtl.
+    def root(label: str, headline: str) -> dict[str, Any]:
+        return {"type": "column", "style": {"width": "fill"}, "children": [
+            {"type": "button", "id": "b", "label": label, "variant": "text",
+             "style": {"color": "#000000"}},
+            {"type": "listItem", "id": "li", "headline": headline}]}  # fmt: skip
+
+    for address in ("b", "li"):
+        drawn = _line_runs(rtl, root("Go!", "Headline!"), address)
+        reference = _line_runs(scene, root("!Go", "!Headline"), address)
+        assert drawn and _shape(drawn) == pytest.approx(_shape(reference), abs=1)
+
+
+def test_an_ellipsis_ends_a_latin_line_at_its_left_under_rtl_TextOverflow_Ellipsis(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # The ellipsis replaces the paragraph's end, which right to left is the left (StaticLayout's
+    # END ellipsizing of a right-to-left paragraph).
+    root = _text("Hello, world! A line far too long for the screen", width="fill",
+                 maxLines=1, overflow="ellipsis")  # fmt: skip
+
+    def dots(runs: list[tuple[int, int]]) -> bool:
+        return len(runs) >= 3 and all(last - first <= 5 for first, last in runs)
+
+    for s, end in ((scene, -1), (rtl, 0)):
+        b = bounds(s, spec_of(root))["t"]
+        image = s.grab()
+        upper = _glyph_runs(image, b["y"], b["y"] + b["height"] / 2)
+        runs = _glyph_runs(image, b["y"], b["y"] + b["height"])
+        ellipsis = runs[-3:] if end == -1 else runs[:3]
+        other_end = runs[:3] if end == -1 else runs[-3:]
+        # three small dots on the baseline, no ink above the line's middle
+        assert dots(ellipsis) and not any(r[0] <= ellipsis[1][0] <= r[1] for r in upper)
+        assert not dots(other_end)
+
+
+def test_switching_the_direction_draws_and_measures_every_text_again_resolveTextDirection(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # The same spec, shown left to right and then switched, is drawn as a scene made right to
+    # left: each text was read again (tab labels too) and measured again, not taken from a
+    # measure made in the other direction.
+    root = {"type": "column", "style": {"width": "fill"}, "children": [
+        _text("Hello, world!"), {"type": "button", "label": "Go!"},
+        {"type": "chip", "label": "Chip!"},
+        {"type": "tabBar", "items": [{"label": "One!"}, {"label": "Two!"}]},
+        {"type": "textField", "stateKey": "v", "placeholder": "Search…"}]}  # fmt: skip
+    spec = spec_of(root, state={"v": ""})
+    fresh = bounds(rtl, spec)
+    expected = pixels(rtl.grab())
+    bounds(scene, spec)
+    scene.controller.set_rtl(True)
+    assert bounds(scene) == fresh
+    assert (pixels(scene.grab()) == expected).all()
+
+
+def test_the_screen_summary_reads_each_text_as_authored_without_direction_marks(rtl: Any) -> None:
+    # What is on screen (observe, edit-mode picking) is the authored text: the direction's
+    # zero-width marks are the preview's way of drawing it, not part of it.
+    rtl.show(spec_of(_text("Two\nlines!")))
+    rtl.grab()
+    (entry,) = [e for e in rtl.visible_summary(on_screen_only=False) if e["address"] == "t"]
+    assert entry["text"] == "Two\nlines!"
+
+
+def test_a_text_fields_value_starts_at_the_right_under_rtl_BasicTextField_TextAlign_Start(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # BasicTextField aligns its value at the start of the direction resolved from the layout's:
+    # the right under Rtl, and the left for a Hebrew value under Ltr. (The editable value keeps
+    # Qt's order from its first strong character: a mark in it would end up in the state.)
+    def ink(s: Any, value: str) -> list[tuple[int, int]]:
+        root = {"type": "textField", "id": "f", "stateKey": "v"}
+        b = bounds(s, spec_of(root, state={"v": value}))["f"]
+        return _glyph_runs(s.grab(), b["y"], b["y"] + b["height"] - 3, b["x"], b["x"] + b["width"])
+
+    right_to_left, hebrew = ink(rtl, "Hello"), ink(scene, HEBREW)
+    assert right_to_left[-1][1] >= W - 16 - 3 and right_to_left[0][0] > W - 280 / 2
+    assert hebrew[0][0] <= 16 + 3 and hebrew[-1][1] < 280 / 2
+
+
+def test_a_text_in_the_other_direction_keeps_its_size_TextStyle_resolveTextDirection(  # noqa: N802
+    scene: Any, rtl: Any
+) -> None:
+    # The direction changes the order of a line's runs, not its size: a letter-spaced role, a
+    # button and a chip measure as left to right (the mark's letter spacing is given back), and
+    # the rows holding them mirror exactly.
+    root = {"type": "column", "style": {"width": "fill"}, "children": [
+        {"type": "text", "id": "t", "text": "Letter spaced", "style": {"textStyle": "bodyLarge"}},
+        {"type": "text", "id": "two", "text": "Two\nlines", "style": {"textStyle": "labelSmall"}},
+        {"type": "button", "id": "b", "label": "Save changes"},
+        {"type": "chip", "id": "c", "label": "Filter"}]}  # fmt: skip
+    ltr, rl = bounds(scene, spec_of(root)), bounds(rtl, spec_of(root))
+    for k in ("t", "two", "b", "c"):
+        assert rl[k]["width"] == ltr[k]["width"]
+        assert rl[k]["x"] == pytest.approx(_mirrored(ltr[k]))

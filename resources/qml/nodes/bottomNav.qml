@@ -41,7 +41,10 @@ Rectangle {
                     anchors.horizontalCenter: parent.horizontalCenter
                     y: 48
                     role: "labelMedium"
-                    text: preview.text(d.n, cell.modelData.label)
+                    text: {
+                        preview.rtl;  // read again in the other direction (bidi.py)
+                        return preview.text(d.n, cell.modelData.label);
+                    }
                     color: cell.current ? preview.colors.onSurface : preview.colors.onSurfaceVariant
                 }
                 MouseArea {

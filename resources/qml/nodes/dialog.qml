@@ -80,13 +80,19 @@ Item {
                         visible: !!d.p.dismiss
                         variant: "text"
                         padStart: 12; padEnd: 12  // ButtonDefaults.TextButtonContentPadding
-                        text: d.p.dismiss ? preview.text(d.n, d.p.dismiss.label) : ""
+                        text: {
+                            preview.rtl;  // read again in the other direction (bidi.py)
+                            return d.p.dismiss ? preview.text(d.n, d.p.dismiss.label) : "";
+                        }
                         onClicked: preview.closeOverlay(d.n, "dismiss")
                     }
                     MButton {
                         variant: "text"
                         padStart: 12; padEnd: 12
-                        text: d.p.confirm ? preview.text(d.n, d.p.confirm.label) : ""
+                        text: {
+                            preview.rtl;  // read again in the other direction (bidi.py)
+                            return d.p.confirm ? preview.text(d.n, d.p.confirm.label) : "";
+                        }
                         onClicked: preview.closeOverlay(d.n, "confirm")
                     }
                 }

@@ -48,7 +48,10 @@ Item {
                 width: Math.min(implicitWidth, Math.max(0, option.width - 36))
                 anchors.verticalCenter: parent.verticalCenter
                 role: "bodyLarge"
-                text: preview.text(d.n, option.modelData.label)
+                text: {
+                    preview.rtl;  // read again in the other direction (bidi.py)
+                    return preview.text(d.n, option.modelData.label);
+                }
             }
             MouseArea {
                 anchors.fill: parent

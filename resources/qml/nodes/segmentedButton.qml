@@ -64,7 +64,10 @@ Item {
                     RoleText {
                         id: label
                         role: "labelLarge"
-                        text: preview.text(d.n, cell.modelData.label)
+                        text: {
+                            preview.rtl;  // read again in the other direction (bidi.py)
+                            return preview.text(d.n, cell.modelData.label);
+                        }
                         color: cell.selected ? preview.colors.onSecondaryContainer : preview.colors.onSurface
                         anchors.verticalCenter: parent.verticalCenter
                     }

@@ -44,7 +44,10 @@ Item {
                 variant: "text"
                 padStart: 12; padEnd: 12
                 textColor: preview.colors.inversePrimary
-                text: d.p.action ? preview.text(d.n, d.p.action.label) : ""
+                text: {
+                    preview.rtl;  // read again in the other direction (bidi.py)
+                    return d.p.action ? preview.text(d.n, d.p.action.label) : "";
+                }
                 onClicked: preview.closeOverlay(d.n, "action")
             }
         }

@@ -83,7 +83,10 @@ Item {
                         }
                         RoleText {
                             role: "titleSmall"
-                            text: preview.text(d.n, tab.modelData.label)
+                            text: {
+                                preview.rtl;  // read again in the other direction (bidi.py)
+                                return preview.text(d.n, tab.modelData.label);
+                            }
                             color: preview.colors.primary
                             anchors.horizontalCenter: parent.horizontalCenter
                         }

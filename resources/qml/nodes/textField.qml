@@ -46,6 +46,11 @@ Item {
         font.family: preview.fontFamily
         font.pixelSize: f.role.size
         font.letterSpacing: f.role.letterSpacing
+        // Set, so that LayoutMirroring puts it at the right under Rtl, and an Arabic value at
+        // the left under Ltr: the start of the layout direction, as BasicTextField aligns it
+        // (TextAlign.Start in the direction resolved from the layout's). Qt's default follows
+        // the value's own first strong character instead.
+        horizontalAlignment: TextInput.AlignLeft
         clip: true
         cursorDelegate: Rectangle {
             width: 2
@@ -65,11 +70,17 @@ Item {
         x: 16
         width: f.width - 32
         anchors.verticalCenter: parent.verticalCenter
-        text: d.p.placeholder || ""
+        text: {
+            preview.rtl;  // a Compose Text: a paragraph in the layout direction (bidi.py)
+            return preview.directed(d.p.placeholder || "");
+        }
         color: preview.colors.onSurfaceVariant
         font: input.font
         elide: Text.ElideRight
         textFormat: Text.PlainText
+        // the direction mark's letter spacing given back, as in StyledText.qml
+        leftPadding: text.charCodeAt(0) === 0x200E ? -font.letterSpacing : 0
+        rightPadding: text.charCodeAt(0) === 0x200F ? -font.letterSpacing : 0
     }
     onBoundChanged: if (input.text !== bound) input.text = bound
 }
