@@ -350,8 +350,25 @@ def test_RenderPrototypeTimePicker_is_the_clock_dial_and_follows_the_device_24h_
     scene.grab()
     assert bounds(scene, "timePicker")["width"] == 256  # no AM/PM toggle: the dial is widest
     explicit = {**picker, "is24Hour": False}
-    show(scene, screen(column(explicit), {"h": 7, "m": 30}))
+    show(scene, screen(column(explicit), {"h": 19, "m": 5}))
     assert bounds(scene, "timePicker")["width"] == 280  # is24Hour wins over the device
+    # TimePicker.kt `TimeSelector`: `toLocalString(minDigits = 2)`, the 12-hour hour too
+    assert {"07", "05", "AM", "PM"} <= set(_texts(scene))
+
+
+def _texts(scene: Any) -> list[str]:
+    from tests.preview.helpers import find_items
+
+    return [str(i.property("text")) for i in find_items(scene.screen_item(), "RoleText")]
+
+
+def test_the_date_pickers_headline_is_the_year_abbr_month_day_DatePickerDefaults_dateFormatter(  # noqa: N802, E501
+    scene: Any,
+) -> None:
+    # DatePickerDefaults.dateFormatter: selectedDateSkeleton = YearAbbrMonthDaySkeleton ("yMMMd"),
+    # en_US "Feb 10, 2026"; "Select date" above it (DatePickerDefaults.DatePickerTitle).
+    show(scene, screen(column({"type": "datePicker", "stateKey": "d"}), {"d": "2026-02-10"}))
+    assert {"Select date", "Feb 10, 2026"} <= set(_texts(scene))
 
 
 # --- datePicker (MC `RenderPrototypeDatePicker`) -----------------------------------------------

@@ -363,7 +363,7 @@ def test_hour_minute_stay_left_to_right_the_toggle_moves_left_TimePicker_ClockDi
         s.grab()
         numbers = _named(s, "clockDisplayNumbers")
         texts = _texts_in(numbers)
-        hour, colon, minute = (_x_span(texts[t])[0] for t in ("9", ":", "41"))
+        hour, colon, minute = (_x_span(texts[t])[0] for t in ("09", ":", "41"))
         assert hour < colon < minute  # left to right, in both directions
         toggle = _texts_in(_named(s, "timePicker"))
         assert item_rect(toggle["AM"]).top() < item_rect(toggle["PM"]).top()  # AM above PM

@@ -58,7 +58,9 @@ Rectangle {
                 anchors.bottomMargin: 12
                 role: "headlineLarge"
                 color: preview.colors.onSurfaceVariant
-                text: Qt.locale("en_US").toString(new Date(dp.year, dp.month, dp.day), "ddd, MMM d")
+                // DatePickerDefaults.dateFormatter's `selectedDateSkeleton`, YearAbbrMonthDaySkeleton
+                // ("yMMMd"), is "Feb 10, 2026" in en_US.
+                text: Qt.locale("en_US").toString(new Date(dp.year, dp.month, dp.day), "MMM d, yyyy")
             }
         }
         Rectangle { width: parent.width; height: 1; color: preview.colors.outlineVariant }

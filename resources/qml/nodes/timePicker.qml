@@ -26,7 +26,9 @@ Item {
     implicitWidth: Math.max(256, displayWidth)
     implicitHeight: 80 + 36 + 256 + 24
     function pad(v) { return (v < 10 ? "0" : "") + v; }
-    function shownHour(h) { return h24 ? pad(h) : String(((h + 11) % 12) + 1); }
+    // TimePicker.kt `TimeSelector`: `value.toLocalString(minDigits = 2)`, the 12-hour hour
+    // too ("09 : 41").
+    function shownHour(h) { return pad(h24 ? h : ((h + 11) % 12) + 1); }
     function write(h, m) { preview.setTime(d.n, h, m); }
 
     Row {
