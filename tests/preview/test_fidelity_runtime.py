@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QPoint
 
 from tests.preview.helpers import LEFT
@@ -302,3 +303,57 @@ def test_prototypeResolveAppearance_sources_in_the_phones_wire_names(quick: Any)
     )
     assert appearance_source({"root": painted}) == "authoredBackground"
     assert appearance_source({"root": root}) == "system"
+
+
+def test_transitions_run_compose_s_default_spring_EnterExitTransition_spring_StiffnessMediumLow(  # noqa: N802, E501
+    preview: Any, qtbot: Any
+) -> None:
+    import math
+
+    from PySide6.QtCore import QObject
+
+    # fadeIn / expandIn / slideInVertically and their exits default to
+    # `spring(stiffness = Spring.StiffnessMediumLow)` (400, dampingRatio 1: w = 20 rad/s); from
+    # rest the value follows 1 - (1 + wt)e^-wt and settles at the 0.01 visibility threshold.
+    delegate = _toggled_node(preview, qtbot)
+    spring = delegate.findChild(QObject, "revealSpring")
+    assert spring is not None
+    w, settle = 20.0, 0.01
+    duration = float(spring.property("duration")) / 1000
+    assert (1 + w * duration) * math.exp(-w * duration) == pytest.approx(settle, rel=0.02)
+    curve = spring.property("easing")
+    for ms in (16, 33, 50, 100, 150, 200, 250, 300):
+        t = ms / 1000
+        expected = (1 - (1 + w * t) * math.exp(-w * t)) / (1 - settle)
+        shown = curve.valueForProgress(t / duration)
+        assert shown == pytest.approx(expected, abs=0.016), ms
+        assert 0 <= shown <= 1  # no bounce: dampingRatio 1
+    qtbot.waitUntil(lambda: not delegate.isVisible())  # and it runs: the node goes
+
+
+def test_expand_clips_the_full_size_content_from_its_bottom_end_EnterExitTransition_expandIn(  # noqa: N802, E501
+    preview: Any, qtbot: Any
+) -> None:
+    from PySide6.QtCore import QPointF
+
+    # `expandIn(expandFrom = Alignment.BottomEnd, clip = true)`: the node's size grows from 0 x 0
+    # while its content keeps its full measured size, aligned to the growing bounds' bottom end
+    # and clipped by them (nothing re-wraps as it grows).
+    text = "Several words that wrap onto more than one line in a narrow box " * 2
+    node = {"type": "column", "id": "panel", "style": {"width": {"dp": 200}},
+            "visibleWhen": {"key": "show", "equals": True},
+            "children": [{"type": "text", "id": "body", "text": text}]}  # fmt: skip
+    preview.set_spec(screen({"show": True}, {"type": "text", "text": "above"}, node))
+    _entry(preview, "text", "above")
+    panel, body = delegate_at(preview, "panel"), delegate_at(preview, "body")
+    full = (body.width(), body.height())
+    assert full[0] == 200 and full[1] > 40  # it wraps
+    preview.runtime.set_value("show", False)
+    qtbot.waitUntil(lambda: float(panel.property("reveal")) == 0)
+    preview.runtime.set_value("show", True)
+    qtbot.waitUntil(lambda: 0.2 < float(panel.property("reveal")) < 0.8)
+    assert panel.width() < 200 and panel.height() < full[1] and panel.clip()
+    body = delegate_at(preview, "body")  # the hidden node's children were released
+    assert (body.width(), body.height()) == full
+    corner = body.mapToItem(panel, QPointF(body.width(), body.height()))
+    assert (corner.x(), corner.y()) == pytest.approx((panel.width(), panel.height()), abs=0.5)
