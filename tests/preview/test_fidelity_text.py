@@ -132,8 +132,10 @@ def test_text_is_drawn_and_measured_in_roboto_FontFamily_Default(scene: Any) -> 
     # What the layout measured is Roboto's advance at 14 px (Qt rounds a text's width up)...
     assert b["width"] == pytest.approx(roboto, abs=1)
     assert roboto == pytest.approx(_raw_advance("Roboto-Regular.ttf", words), abs=0.5)
-    # ... about 12 % narrower than DejaVu Sans, which the desktop's sans-serif was.
-    assert dejavu.horizontalAdvance(words) - b["width"] > 15
+    # ... about 12 % narrower than DejaVu Sans, the desktop's sans-serif it replaced (Debian's
+    # fonts-dejavu-core, on every machine of ours; a desktop without it has nothing to compare).
+    if "DejaVu Sans" in QFontDatabase.families():
+        assert dejavu.horizontalAdvance(words) - b["width"] > 15
 
 
 def test_roboto_line_metrics_are_the_phones_hhea_ascent_and_descent(scene: Any) -> None:
