@@ -2,8 +2,8 @@
 
 Python distributions are found from their installed metadata (the frozen build bundles the
 `.dist-info` folders, so the same code lists exactly what is in the installer); the native
-components (Qt, FFmpeg and the codecs PyAV's wheel links, the icon font, Python itself) are
-described here, with their licence texts under `resources/licenses/`.
+components (Qt, FFmpeg and the codecs PyAV's wheel links, the icon and text fonts, Python itself)
+are described here, with their licence texts under `resources/licenses/`.
 """
 
 from __future__ import annotations
@@ -235,8 +235,9 @@ def _icu_version(files: list[str]) -> str:
 
 
 def native_notices() -> list[Notice]:
-    """Qt, FFmpeg and its codecs, the Material Icons fonts, Python, OpenSSL and adb: the
-    native parts the Python distributions bring, which carry no licence metadata of their own."""
+    """Qt, FFmpeg and its codecs, the Material Icons and Roboto fonts, Python, OpenSSL and adb:
+    the native parts the Python distributions bring, which carry no licence metadata of their
+    own."""
     lgpl3 = _lgpl3()
     qt = _qt_version()
     notices = [
@@ -265,6 +266,15 @@ def native_notices() -> list[Notice]:
             (("Apache-2.0", licence_text("Apache-2.0.txt")),),
             "Google's fonts (Filled, Outlined, Round, Sharp), shipped by the tkinter-icons-gmi "
             "package; the icons the phone draws with material-icons-extended.",
+        ),
+        Notice(
+            "Roboto (text font)",
+            "2.138",
+            "Apache-2.0",
+            "https://github.com/google/roboto/releases/tag/v2.138",
+            (("Apache-2.0", licence_text("Apache-2.0.txt")),),
+            "Google's font, every weight and italic, shipped by the font-roboto package; the "
+            "phone's sans-serif, which the preview draws and measures text in.",
         ),
     ]
     icu = _icu_version(_package_files("PySide6", "Qt", "lib"))

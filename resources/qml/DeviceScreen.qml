@@ -293,6 +293,7 @@ Rectangle {
             anchors.leftMargin: 16
             anchors.verticalCenter: parent.verticalCenter
             text: "12:30"
+            font.family: preview.systemFont
             font.pixelSize: 13
             font.weight: 500
             color: statusBarItem.ink

@@ -18,9 +18,11 @@ Text {
     }
     readonly property real lineBox: ts.lineHeight || base.lineHeight
     // Qt puts a fixed line height's extra leading below the glyphs; Compose centres the font's
-    // height in the line box (LineHeightStyle.Alignment.Center, no font padding). The height is
-    // Roboto's (ascent + descent = 1.172 em), the phone's font; no per-text font metrics object.
-    readonly property real lineShift: Math.max(0, (lineBox - 1.172 * font.pixelSize) / 2)
+    // height in the line box (LineHeightStyle.Alignment.Center, no font padding), a line box
+    // shorter than the font too (LineHeightStyleSpan, Mode.Fixed: half the difference above).
+    // The height is Roboto's as the phone lays it out (hhea ascent + descent = 1.172 em), which
+    // Qt's metrics of the loaded faces are (studio/preview/fonts.py); no per-text metrics object.
+    readonly property real lineShift: (lineBox - 1.172 * font.pixelSize) / 2
     // Padding, not a transform: no extra scene-graph node per text.
     topPadding: lineShift
     bottomPadding: -lineShift

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import logging
@@ -14,7 +15,7 @@ from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
-from studio.preview import bidi, icons
+from studio.preview import bidi, fonts, icons
 from studio.preview.device import DeviceProfile, profile_for
 from studio.preview.layout import LNode
 from studio.preview.nodes import NodeObject, child_entries, own_fields, same_shape
@@ -34,6 +35,23 @@ _style_keys = itertools.count(1)
 
 #: What the window holds while the phone would refuse the spec: nothing (its window is not drawn).
 _NOTHING: dict[str, Any] = {"root": {"type": "box", "children": []}}
+
+
+@functools.cache
+def load_text_font() -> str:
+    """Registers every Roboto face (studio.preview.fonts) with Qt, once per process (the font
+    database is the application's), with the phone's line metrics; returns the family they
+    registered as, "" when none loaded. The preview's "sans" texts are drawn in it."""
+    family = ""
+    for path in fonts.face_paths():
+        font_id = QFontDatabase.addApplicationFontFromData(
+            fonts.phone_line_metrics(path.read_bytes())
+        )
+        families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+        if not families:
+            log.warning("preview: Qt could not load the font %s", path.name)
+        family = family or (families[0] if families else "")
+    return family
 
 
 def appearance_source(spec: Mapping[str, Any]) -> str:
@@ -66,6 +84,7 @@ class PreviewController(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        self._text_family = load_text_font()
         self._asset_resolver = asset_resolver
         self._runtime: Runtime | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -667,6 +686,9 @@ class PreviewController(QObject):
     def _get_icon_font(self) -> str:
         return self._icon_family()
 
+    def _get_system_font(self) -> str:
+        return fonts.FAMILY
+
     root = Property(QObject, _get_root, notify=rootChanged)
     themeRev = Property(int, _get_theme_rev, notify=themeChanged)
     colors = Property(QObject, _get_colors, constant=True)
@@ -690,6 +712,13 @@ class PreviewController(QObject):
     clock24 = Property(int, _get_clock24, notify=deviceChanged)
     rtl = Property(int, _get_rtl, notify=deviceChanged)
     iconFont = Property(str, _get_icon_font, constant=True)
+    #: The phone's own text (the status bar's clock): Roboto, whatever the prototype's theme says.
+    systemFont = Property(str, _get_system_font, constant=True)
+
+    @property
+    def text_family(self) -> str:
+        """The family the Roboto faces registered as ("" if Qt loaded none of them)."""
+        return self._text_family
 
     def icon_family(self, style: str = "filled") -> str:
         """The family name of one Material Icons style's font (loaded on first use)."""

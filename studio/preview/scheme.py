@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from studio.preview import fonts
+
 #: The 36 colour roles of AutoMobile's theme (Material 3 names).
 ROLES: tuple[str, ...] = (
     "primary", "onPrimary", "primaryContainer", "onPrimaryContainer", "inversePrimary",
@@ -103,7 +105,10 @@ SHAPE_STEPS: dict[str, tuple[float, float, float, float, float]] = {
     "large": (8, 12, 20, 28, 40),
     "full": (FULL, FULL, FULL, FULL, FULL),
 }
-_FAMILIES = {"sans": "sans-serif", "serif": "serif", "mono": "monospace"}
+#: `typography.fontFamily` -> the family drawn (TH `prototypeTypography`: "sans" is
+#: `FontFamily.SansSerif`, Roboto on the phone; Noto Serif and Droid Sans Mono, the phone's serif
+#: and monospace, are not packaged, so those two are the desktop's).
+_FAMILIES = {"sans": fonts.FAMILY, "serif": "serif", "mono": "monospace"}
 #: Below this luminance a surface is dark (TH `DARK_LUMINANCE_CEILING`).
 DARK_LUMINANCE_CEILING = 0.179
 #: An authored background at least this opaque paints the screen (TH `OPAQUE_BACKGROUND_ALPHA`).
@@ -285,7 +290,7 @@ class Scheme:
     dark: bool
     colors: Mapping[str, str]
     scale: float = 1.0
-    font_family: str = "sans-serif"
+    font_family: str = fonts.FAMILY
     #: extraSmall .. extraLarge corner radii (dp) of the theme's `shapes.corner`.
     shapes: tuple[float, float, float, float, float] = SHAPE_STEPS["medium"]
     #: How light/dark was decided, in the wire names of AP `PrototypeAppearanceSource`:
@@ -496,7 +501,7 @@ def build_scheme(spec: Mapping[str, Any], appearance: str = "light", runtime: An
                 colors[role] = str(value).upper()
     typography = _obj(theme.get("typography"))
     scale = typography.get("scale", 1.0)
-    family = _FAMILIES.get(str(typography.get("fontFamily", "sans")), "sans-serif")
+    family = _FAMILIES.get(str(typography.get("fontFamily", "sans")), fonts.FAMILY)
     corner = _obj(theme.get("shapes")).get("corner", "medium")
     return Scheme(
         dark=dark,

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from studio.preview import fonts
 from studio.preview.scheme import Scheme
 
+#: A text's own `fontFamily` -> the family drawn ("" is the theme's). RM `builtInFontFamily`:
+#: `FontFamily.SansSerif` is Roboto on the phone, as `FontFamily.Default` is.
 _FONT_FAMILIES = {
     "default": "",
-    "sansSerif": "sans-serif",
+    "sansSerif": fonts.FAMILY,
     "serif": "serif",
     "monospace": "monospace",
 }

@@ -3,7 +3,8 @@
 Run after the first preview frame. Each check prints one line; a failing one prints
 `proto-studio: smoke test: <check>: <why>` on stderr and the run exits 1:
 - preview: the opened prototype was drawn (a non-blank screen with nodes on it),
-- font: Qt loaded the Material Icons fonts (every style),
+- font: Qt loaded the Material Icons fonts (every style) and Roboto, the preview's text font
+  (every weight and italic),
 - icu: Qt's collation and case mapping work (ICU's data),
 - mirror: a small H.264 clip decodes through the mirror's decoder (PyAV's FFmpeg) into QImages
   with the clip's colours,
@@ -72,7 +73,22 @@ def check_font(window: MainWindow) -> str:
     missing = sorted(style for style, family in families.items() if not family)
     if missing:
         raise SmokeFailure(f"Qt could not load the Material Icons font of {', '.join(missing)}")
-    return ", ".join(sorted(set(families.values())))
+    return ", ".join([*sorted(set(families.values())), check_text_font(controller.text_family)])
+
+
+def check_text_font(family: str) -> str:
+    """Roboto (studio.preview.fonts) registered with every face, so a weight picks its own."""
+    from PySide6.QtGui import QFontDatabase
+
+    from studio.preview import fonts
+
+    if family != fonts.FAMILY:
+        raise SmokeFailure(f"Qt could not load the {fonts.FAMILY} font ({family or 'no family'})")
+    styles = set(QFontDatabase.styles(family))
+    missing = [style for style in fonts.STYLES if style not in styles]
+    if missing:
+        raise SmokeFailure(f"{family} has no {', '.join(missing)} face")
+    return f"{family} ({len(fonts.STYLES)} faces)"
 
 
 def check_icu() -> str:
@@ -131,7 +147,8 @@ def check_about() -> str:
         raise SmokeFailure("the version is unknown (the build did not bundle its metadata)")
     notices = all_notices()
     names = {notice.name for notice in notices}
-    missing = {"proto-studio", "Qt", "FFmpeg", "Material Icons (icon fonts)"} - names
+    missing = {"proto-studio", "Qt", "FFmpeg", "Material Icons (icon fonts)", "Roboto (text font)"}
+    missing -= names
     if missing:
         raise SmokeFailure(f"no licence notice for {', '.join(sorted(missing))}")
     texts = sum(len(notice.texts) for notice in notices)

@@ -106,14 +106,15 @@ def test_render_cli_under_xvfb_uses_opengl(
 
 FIXTURES_VALID = sorted((REPO / "tests" / "fixtures" / "spec" / "valid").glob("*.json"))
 # Mean absolute difference per channel (0-255, over the whole 360x800 screen) allowed between
-# the OpenGL and the software render of one spec. Measured: median 0.02, worst 0.8 (screens
-# dense with text: the software scene graph rasterizes glyphs with QPainter, OpenGL draws
-# distance-field glyphs, so every text edge differs a little). A misplaced block or a missing
-# control is more: a 12 dp layout shift of a box and two texts measured 2.3, a missing
-# 100x40 dp button about 1.4.
+# the OpenGL and the software render of one spec. Measured: median 0.02, worst 1.27 in Roboto
+# (fixture-compose-components, a screen dense with text; 1.11 in DejaVu Sans: the software scene
+# graph rasterizes glyphs with QPainter, OpenGL draws distance-field glyphs, and some labels land
+# a pixel apart, so every text edge differs a little). A misplaced block or a missing control is
+# more: a 12 dp layout shift of a box and two texts measured 2.3, a missing 100x40 dp button
+# about 1.4.
 # Compared without the device chrome (its status and dismiss bars add text to every screen; the
 # template goldens cover the chrome on both backends).
-MAX_MEAN_DIFF = 1.2
+MAX_MEAN_DIFF = 1.32
 RENDER_SIZE = (360, 800)
 
 

@@ -53,6 +53,8 @@ def test_help_about_shows_the_version_and_the_bundled_licences(
     ]
     assert names[0] == "proto-studio"
     assert {"Qt", "FFmpeg", "Python", "Material Icons (icon fonts)", "av", "httpx"} <= set(names)
+    # the preview's font, and its package
+    assert {"Roboto (text font)", "font-roboto"} <= set(names)
     assert "pytest" not in names  # only what the studio requires, not its test tools
 
     def show(name: str) -> None:
@@ -73,6 +75,9 @@ def test_help_about_shows_the_version_and_the_bundled_licences(
     assert "ffmpeg.org/releases" in dialog.details.text()
 
     show("Material Icons (icon fonts)")
+    assert "Apache License" in dialog.text.toPlainText()
+
+    show("Roboto (text font)")
     assert "Apache License" in dialog.text.toPlainText()
 
     show("httpx")

@@ -46,7 +46,7 @@ def test_smoke_test_opens_a_template_and_paints(_isolated_home: Path) -> None:
     assert [line.split(":")[0] for line in lines[2:]] == [
         "smoke preview", "smoke font", "smoke icu", "smoke mirror", "smoke about", "smoke ok",
     ]  # fmt: skip
-    assert "Material Icons" in lines[3]
+    assert "Material Icons" in lines[3] and "Roboto (12 faces)" in lines[3]
     assert lines[5].startswith("smoke mirror: H.264 64x96, 6 frames")
     # First launch seeded the five templates into the library under PROTO_STUDIO_HOME.
     assert sorted(e.source for e in Library(_isolated_home).list_entries()) == ["template"] * 5

@@ -339,6 +339,7 @@ def test_build_writes_a_checked_deb_and_tarball(
         "./opt/proto-studio/_internal/build-info.json",
         "./opt/proto-studio/_internal/tkinter_icons_gmi/fonts/MaterialIcons-Regular.ttf",
         "./opt/proto-studio/_internal/tkinter_icons_gmi/fonts/MaterialIconsOutlined-Regular.otf",
+        "./opt/proto-studio/_internal/font_roboto/files/Roboto-Medium.ttf",
         "./usr/bin/proto-studio -> /opt/proto-studio/proto-studio",
         "./usr/share/applications/proto-studio.desktop",
         "./usr/share/mime/packages/proto-studio.xml",
