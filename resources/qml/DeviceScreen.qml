@@ -38,16 +38,46 @@ Rectangle {
     }
     Component {
         id: tapPart
-        // The whole reserved touch target takes the tap, not only the drawn node.
+        // The whole reserved touch target takes the tap, not only the drawn node. A press shows
+        // Material's ripple over the drawn node (SC `prototypeNodeModifier`: `clickable(indication
+        // = LocalIndication.current)` after clip/background/border and before the padding, inside
+        // `minimumInteractiveComponentSize()`): in the content colour the node sits in
+        // (LocalContentColor: its parent's, as the modifier is outside the node's own content),
+        // clipped to the node's bounds, and to its rounded shape only when it has a cornerRadius
+        // (only then is `clip(shape)` applied).
         MouseArea {
             property Item d
+            property Item ripple: null
             x: -((d.g.sw || 0) - d.width) / 2
             y: -((d.g.sh || 0) - d.height) / 2
             width: d.g.sw || 0
             height: d.g.sh || 0
             enabled: !preview.editMode
+            onPressed: (mouse) => {
+                var s = d.st, rtl = preview.rtl === 1, r = s.hasRadius === true ? d.cornerRadius : 0;
+                function side(v) { return s.hasRadius === true && v >= 0 ? v : r; }
+                ripple = screen.ripple(d, mouse.x + x, mouse.y + y, d.contentColor, {
+                    z: 50,
+                    tl: side(rtl ? s.rTR : s.rTL), tr: side(rtl ? s.rTL : s.rTR),
+                    br: side(rtl ? s.rBL : s.rBR), bl: side(rtl ? s.rBR : s.rBL)
+                });
+            }
+            onReleased: if (ripple) ripple.finish()
+            onCanceled: if (ripple) ripple.finish()
             onClicked: preview.tap(d.n, "")
         }
+    }
+    Component {
+        id: ripplePart
+        PressRipple {}
+    }
+    // A press ripple in `host` (bounded by it) from the press point (x, y) of `host`, in the
+    // content colour `color`; `more` sets corner radii (tl, tr, br, bl) or a z. The caller keeps
+    // it to `finish()` it on release; it destroys itself once faded.
+    function ripple(host, x, y, color, more) {
+        var props = {color: color, originX: x, originY: y};
+        for (var k in more || {}) props[k] = more[k];
+        return ripplePart.createObject(host, props);
     }
     Component {
         id: outlinePart

@@ -1,0 +1,201 @@
+"""Press feedback as on the phone (docs/fidelity.md, Shared fields `onTap` and the component rows):
+Material 3's ripple, which MaterialTheme provides as `LocalIndication` (TH `PrototypeTheme` wraps
+the content in MaterialTheme) and `clickable` draws over the node (SC `prototypeNodeModifier`).
+Each test presses with the mouse on the scene's window (a touch on the phone), checks the frame
+while pressed and after the release, pixel by pixel against what the source implies: the content
+colour at StateTokens.PressedStateLayerOpacity (0.1) over what is below, inside the node's drawn
+bounds (and its rounded shape when it has a cornerRadius), nothing outside."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtQuick import QQuickItem
+from PySide6.QtTest import QTest
+
+from tests.preview.fidelity import bounds, close, hex_rgb, over, rgb_at, spec_of
+
+TAP = [{"type": "emit", "name": "tapped"}]
+WHITE = (255, 255, 255)
+PRESSED_ALPHA = 0.1  # androidx material3 tokens/StateTokens.kt PressedStateLayerOpacity
+
+
+def _page(*children: dict[str, Any]) -> dict[str, Any]:
+    """A white full-screen column (so every tint is measured over white) holding `children`."""
+    return {"type": "column", "style": {"width": "fill", "height": "fill", "background": "#FFFFFF",
+            "padding": {"top": 40, "start": 40}}, "children": list(children)}  # fmt: skip
+
+
+def _ripples(scene: Any) -> list[QQuickItem]:
+    screen = scene.screen_item()
+    found: list[QQuickItem] = []
+
+    def visit(item: QQuickItem) -> None:
+        for child in item.childItems():
+            if child.metaObject().className().startswith("PressRipple"):
+                found.append(child)
+            visit(child)
+
+    visit(screen)
+    return found
+
+
+def _press(scene: Any, x: float, y: float) -> None:
+    QTest.mousePress(scene.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     QPoint(round(x), round(y)))  # fmt: skip
+
+
+def _release(scene: Any, x: float, y: float) -> None:
+    QTest.mouseRelease(scene.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                       QPoint(round(x), round(y)))  # fmt: skip
+
+
+def _tapped(scene: Any) -> int:
+    return sum(1 for e in scene.controller.runtime.events if e.name == "tapped")
+
+
+def _color(scene: Any, role: str) -> tuple[int, int, int]:
+    return hex_rgb(str(scene.controller.scheme.colors[role]))
+
+
+def test_a_pressed_box_ripples_in_the_content_colour_SC_prototypeNodeModifier_clickable_LocalIndication(  # noqa: E501, N802
+    scene: Any, qtbot: Any
+) -> None:
+    box = {"type": "box", "id": "b", "onTap": TAP,
+           "style": {"width": {"dp": 200}, "height": {"dp": 120}}, "children": []}  # fmt: skip
+    b = bounds(scene, spec_of(_page(box)))["b"]
+    press = (b["x"] + 150, b["y"] + 30)
+    tint = over(_color(scene, "onSurface"), PRESSED_ALPHA, WHITE)
+    _press(scene, *press)
+    frame = scene.grab()  # still again once grown (225 ms)
+    ripples = _ripples(scene)
+    assert len(ripples) == 1
+    # It starts at the press point, in the node's coordinates (RippleAnimation `origin`).
+    origin = ripples[0].mapToScene(
+        QPointF(float(ripples[0].property("originX")), float(ripples[0].property("originY")))
+    )
+    assert (round(origin.x()), round(origin.y())) == (round(press[0]), round(press[1]))
+    for x, y in [press, (b["x"] + 3, b["y"] + 3), (b["x"] + 197, b["y"] + 117)]:
+        assert close(rgb_at(frame, x, y), tint), (x, y, rgb_at(frame, x, y), tint)
+    # Bounded by the drawn node: nothing outside it.
+    for x, y in [(b["x"] - 3, b["y"] + 60), (b["x"] + 203, b["y"] + 60), (b["x"] + 100, b["y"] + 123)]:  # fmt: skip
+        assert rgb_at(frame, x, y) == WHITE, (x, y)
+    assert _tapped(scene) == 0  # a press is not a tap
+    _release(scene, *press)
+    qtbot.waitUntil(lambda: rgb_at(scene.grab_now(), *press) == WHITE, timeout=3000)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+    assert _tapped(scene) == 1
+
+
+def test_a_rounded_node_ripples_inside_its_corners_SC_prototypeNodeModifier_clip_shape(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    box = {"type": "box", "id": "b", "onTap": TAP, "children": [],
+           "style": {"width": {"dp": 160}, "height": {"dp": 100}, "cornerRadius": 32}}  # fmt: skip
+    b = bounds(scene, spec_of(_page(box)))["b"]
+    tint = over(_color(scene, "onSurface"), PRESSED_ALPHA, WHITE)
+    _press(scene, b["x"] + 80, b["y"] + 50)
+    frame = scene.grab()
+    assert close(rgb_at(frame, b["x"] + 80, b["y"] + 50), tint)
+    assert close(rgb_at(frame, b["x"] + 40, b["y"] + 4), tint)  # on the straight top edge
+    # Inside the bounding rectangle, outside the 32 dp corners: untouched.
+    for x, y in [(b["x"] + 3, b["y"] + 3), (b["x"] + 157, b["y"] + 3),
+                 (b["x"] + 3, b["y"] + 97), (b["x"] + 157, b["y"] + 97)]:  # fmt: skip
+        assert rgb_at(frame, x, y) == WHITE, (x, y, rgb_at(frame, x, y))
+    _release(scene, b["x"] + 80, b["y"] + 50)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+    assert _tapped(scene) == 1
+
+
+def test_a_card_without_corner_radius_ripples_square_SC_prototypeNodeModifier_clip_only_with_cornerRadius(  # noqa: E501, N802
+    scene: Any, qtbot: Any
+) -> None:
+    """`clip(shape)` is applied only when the node has a cornerRadius: a tappable card's ripple
+    covers its bounding rectangle, past the card's own rounded corners."""
+    card = {"type": "card", "id": "c", "onTap": TAP,
+            "style": {"width": {"dp": 200}, "height": {"dp": 100}}, "children": []}  # fmt: skip
+    b = bounds(scene, spec_of(_page(card)))["c"]
+    tint = over(_color(scene, "onSurface"), PRESSED_ALPHA, WHITE)
+    _press(scene, b["x"] + 100, b["y"] + 50)
+    frame = scene.grab()
+    # The card's own corner, outside its rounded shape: tinted too.
+    assert close(rgb_at(frame, b["x"] + 1, b["y"] + 1), tint)
+    _release(scene, b["x"] + 100, b["y"] + 50)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+
+
+def test_a_node_without_onTap_shows_nothing_on_press_SC_prototypeNodeModifier_tappable(  # noqa: N802
+    scene: Any,
+) -> None:
+    box = {"type": "box", "id": "b", "children": [],
+           "style": {"width": {"dp": 200}, "height": {"dp": 120}}}  # fmt: skip
+    b = bounds(scene, spec_of(_page(box)))["b"]
+    before = scene.grab()
+    _press(scene, b["x"] + 100, b["y"] + 60)
+    pressed = scene.grab()
+    assert not _ripples(scene)
+    assert rgb_at(pressed, b["x"] + 100, b["y"] + 60) == rgb_at(before, b["x"] + 100, b["y"] + 60)
+    _release(scene, b["x"] + 100, b["y"] + 60)
+
+
+def test_press_scale_still_shrinks_the_pressed_node_SC_prototypePressScale(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    box = {"type": "box", "id": "b", "onTap": TAP, "children": [],
+           "style": {"width": {"dp": 200}, "height": {"dp": 100}, "pressScale": 0.5,
+                     "background": "#1565C0"}}  # fmt: skip
+    b = bounds(scene, spec_of(_page(box)))["b"]
+    _press(scene, b["x"] + 100, b["y"] + 50)
+    frame = scene.grab()
+    # Shrunk to half around its centre: its old corner shows the page, its middle the ripple.
+    assert rgb_at(frame, b["x"] + 10, b["y"] + 10) == WHITE
+    blue = hex_rgb("#1565C0")
+    assert close(rgb_at(frame, b["x"] + 100, b["y"] + 50),
+                 over(_color(scene, "onSurface"), PRESSED_ALPHA, blue))  # fmt: skip
+    _release(scene, b["x"] + 100, b["y"] + 50)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+    assert rgb_at(scene.grab(), b["x"] + 10, b["y"] + 10) == blue
+    assert _tapped(scene) == 1
+
+
+def test_a_pressed_filled_button_ripples_onPrimary_inside_its_pill_Button_Surface_ripple(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    button = {"type": "button", "id": "ok", "label": "OK", "onTap": TAP,
+              "style": {"color": "#FF0000"}}  # style.color tints the label, not the ripple  # fmt: skip
+    b = bounds(scene, spec_of(_page(button)))["ok"]
+    top = b["y"] + (b["height"] - 40) / 2  # the 40 dp pill in its 48 dp target
+    idle = scene.grab()
+    primary = rgb_at(idle, b["x"] + 8, top + 20)
+    assert close(primary, _color(scene, "primary"))
+    _press(scene, b["x"] + 10, top + 20)
+    frame = scene.grab()
+    assert close(rgb_at(frame, b["x"] + 8, top + 20),
+                 over(_color(scene, "onPrimary"), PRESSED_ALPHA, primary))  # fmt: skip
+    # Outside the pill (its corner, the touch target's margin): untouched; no hover layer.
+    assert rgb_at(frame, b["x"] + 1, top + 1) == rgb_at(idle, b["x"] + 1, top + 1)
+    assert rgb_at(frame, b["x"] + 20, top - 2) == rgb_at(idle, b["x"] + 20, top - 2)
+    _release(scene, b["x"] + 10, top + 20)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+    assert rgb_at(scene.grab(), b["x"] + 8, top + 20) == primary
+    assert _tapped(scene) == 1
+
+
+def test_a_pressed_icon_button_ripples_inside_its_40dp_circle_IconButton_clip_ripple(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    button = {"type": "iconButton", "id": "fav", "icon": "favorite", "onTap": TAP}
+    b = bounds(scene, spec_of(_page(button)))["fav"]
+    cx, cy = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    tint = over(_color(scene, "onSurface"), PRESSED_ALPHA, WHITE)
+    idle = scene.grab()
+    _press(scene, cx + 12, cy + 12)
+    frame = scene.grab()
+    assert close(rgb_at(frame, cx + 14, cy - 4), tint)  # inside the circle, off the glyph
+    # The corner of the circle's square and the 48 dp target's margin: untouched.
+    for x, y in [(cx - 18, cy - 18), (cx + 18, cy + 18), (cx + 22, cy)]:
+        assert rgb_at(frame, x, y) == rgb_at(idle, x, y), (x, y)
+    _release(scene, cx + 12, cy + 12)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+    assert _tapped(scene) == 1
