@@ -74,6 +74,17 @@ Rectangle {
     // A press ripple in `host` (bounded by it) from the press point (x, y) of `host`, in the
     // content colour `color`; `more` sets corner radii (tl, tr, br, bl) or a z. The caller keeps
     // it to `finish()` it on release; it destroys itself once faded.
+    // A press ripple over a row a component makes `toggleable` / `selectable` outside its own
+    // content (CO `RenderPrototypeToggle`: `minimumInteractiveComponentSize().toggleable(...)
+    // .then(modifier)`): the node's full width, the row's content height (`contentH`) plus the
+    // node's vertical padding, centred where the 48 dp target centres the row; in the colour the
+    // node sits in (LocalContentColor outside the node), square. `area` is the pressed MouseArea.
+    function rowRipple(d, area, mouse, contentH) {
+        var g = d.g, top = (g.pt || 0) + area.parent.height / 2 - contentH / 2 - (g.pt || 0);
+        var at = area.mapToItem(d, mouse.x, mouse.y);
+        return ripple(d, at.x, at.y - top, d.contentColor,
+                      {x: 0, y: top, width: d.width, height: contentH + (g.pt || 0) + (g.pb || 0), z: 50});
+    }
     function ripple(host, x, y, color, more) {
         var props = {color: color, originX: x, originY: y};
         for (var k in more || {}) props[k] = more[k];

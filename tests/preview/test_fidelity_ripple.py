@@ -199,3 +199,48 @@ def test_a_pressed_icon_button_ripples_inside_its_40dp_circle_IconButton_clip_ri
     _release(scene, cx + 12, cy + 12)
     qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
     assert _tapped(scene) == 1
+
+
+def test_a_pressed_switch_row_ripples_over_the_row_not_the_switch_RenderPrototypeToggle_toggleable(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """The Material Switch is display-only (`onCheckedChange = null`); the row is `toggleable`
+    inside its 48 dp target, so the row's 32 dp band ripples, square, in the content colour."""
+    switch = {"type": "switch", "id": "s", "stateKey": "on", "label": "Wi-Fi",
+              "style": {"width": {"dp": 300}}}  # fmt: skip
+    b = bounds(scene, spec_of(_page(switch), state={"on": False}))["s"]
+    cy = b["y"] + b["height"] / 2
+    tint = over(_color(scene, "onSurface"), PRESSED_ALPHA, WHITE)
+    idle = scene.grab()
+    _press(scene, b["x"] + 200, cy)
+    frame = scene.grab()
+    assert close(rgb_at(frame, b["x"] + 1, cy), tint)  # the row's start, past the label
+    assert close(rgb_at(frame, b["x"] + 200, cy - 14), tint)  # inside the 32 dp band
+    # Above the band, inside the 48 dp target: untouched.
+    assert rgb_at(frame, b["x"] + 200, cy - 20) == rgb_at(idle, b["x"] + 200, cy - 20)
+    _release(scene, b["x"] + 200, cy)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+    assert scene.controller.runtime.value("on") is True
+
+
+def test_a_pressed_selected_nav_item_hides_its_ripple_under_the_indicator_NavigationBarItemLayout(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    nav = {"type": "bottomNav", "id": "nav", "stateKey": "tab",
+           "items": [{"label": "Home", "icon": "home"}, {"label": "Search", "icon": "search"}]}  # fmt: skip
+    b = bounds(scene, spec_of(_page(nav), state={"tab": 0}))["nav"]
+    half = b["width"] / 2
+    idle = scene.grab()
+    points = [(b["x"] + half / 2 - 26, b["y"] + 28), (b["x"] + half * 1.5 - 26, b["y"] + 28)]
+    for x, y in points:  # the selected item's pill, then the other one's
+        _press(scene, x, y)
+        frame = scene.grab()
+        if x == points[0][0]:
+            assert rgb_at(frame, x, y) == rgb_at(idle, x, y)  # under the opaque indicator
+        else:
+            tint = over(_color(scene, "onSurface"), PRESSED_ALPHA, rgb_at(idle, x, y))
+            assert close(rgb_at(frame, x, y), tint)
+            assert rgb_at(frame, x, b["y"] + 8) == rgb_at(idle, x, b["y"] + 8)  # above the pill
+        QTest.mouseMove(scene.view, QPoint(round(x), round(y)))
+        _release(scene, x, y)
+        qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
