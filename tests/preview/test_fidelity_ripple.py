@@ -8,14 +8,22 @@ bounds (and its rounded shape when it has a cornerRadius), nothing outside."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtQuick import QQuickItem
 from PySide6.QtTest import QTest
 
 from tests.preview.fidelity import bounds, close, hex_rgb, over, rgb_at, spec_of
 
+REPO = Path(__file__).resolve().parents[2]
 TAP = [{"type": "emit", "name": "tapped"}]
 WHITE = (255, 255, 255)
 PRESSED_ALPHA = 0.1  # androidx material3 tokens/StateTokens.kt PressedStateLayerOpacity
@@ -244,3 +252,31 @@ def test_a_pressed_selected_nav_item_hides_its_ripple_under_the_indicator_Naviga
         QTest.mouseMove(scene.view, QPoint(round(x), round(y)))
         _release(scene, x, y)
         qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+
+
+@pytest.mark.xvfb
+@pytest.mark.timeout(120)
+def test_the_ripple_draws_alike_on_opengl_SC_prototypeNodeModifier_clickable_LocalIndication(  # noqa: N802
+    tmp_path: Any,
+) -> None:
+    """The same press on the OpenGL scene graph (xcb on a private Xvfb, a child process): the
+    ripple tints the rounded box, not its corners nor outside it, goes after the release, the tap
+    runs once, and Qt logs nothing."""
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb; see scripts/system-deps)")
+    from studio.preview.xvfb import VirtualDisplay
+
+    with VirtualDisplay() as display:
+        env = dict(os.environ, QT_QPA_PLATFORM="xcb", DISPLAY=display.display)
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.preview.ripple_probe"],
+            env=env, cwd=REPO, capture_output=True, text=True, timeout=100, check=False,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["api"] == "OpenGL"
+    tint = over(hex_rgb(seen["onSurface"]), PRESSED_ALPHA, WHITE)
+    assert close(tuple(seen["pressed"]), tint) and close(tuple(seen["edge"]), tint), seen
+    assert tuple(seen["corner"]) == WHITE and tuple(seen["outside"]) == WHITE, seen
+    assert seen["cleared"] and seen["tapped"] == 1, seen
+    assert seen["messages"] == [] and done.stderr.strip() == "", done.stderr
