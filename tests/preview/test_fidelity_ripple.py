@@ -280,3 +280,58 @@ def test_the_ripple_draws_alike_on_opengl_SC_prototypeNodeModifier_clickable_Loc
     assert tuple(seen["corner"]) == WHITE and tuple(seen["outside"]) == WHITE, seen
     assert seen["cleared"] and seen["tapped"] == 1, seen
     assert seen["messages"] == [] and done.stderr.strip() == "", done.stderr
+
+
+# (node, state, press point and a probe point off the glyphs, as fractions of the node's bounds,
+# and the content colour role the phone's ripple takes there).
+COMPONENTS = {
+    "FloatingActionButton_Surface_ripple_onPrimaryContainer": (
+        {"type": "fab", "icon": "add", "onTap": TAP}, {}, (0.5, 0.5), (0.2, 0.5),
+        "onPrimaryContainer",
+    ),
+    "AssistChip_Surface_ripple_onSurface": (
+        {"type": "chip", "label": "Help", "onTap": TAP, "style": {"color": "#FF0000"}}, {},
+        (0.5, 0.5), (0.06, 0.5), "onSurface",
+    ),
+    "RenderPrototypeChip_filter_Row_toggleable_square": (
+        {"type": "chip", "label": "Fresh", "stateKey": "f"}, {"f": False},
+        (0.5, 0.5), (0.01, 0.18), "onSurface",
+    ),
+    "RenderPrototypeListItem_clickable_onSurface": (
+        {"type": "listItem", "headline": "Inbox", "onTap": TAP, "style": {"width": {"dp": 300}}},
+        {}, (0.5, 0.5), (0.9, 0.2), "onSurface",
+    ),
+    "RenderPrototypeRadioGroup_Row_selectable": (
+        {"type": "radioGroup", "stateKey": "r", "style": {"width": {"dp": 300}},
+         "options": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]},
+        {"r": "a"}, (0.5, 0.75), (0.9, 0.75), "onSurface",
+    ),
+    "RenderPrototypeToggle_checkbox_Row_toggleable": (
+        {"type": "checkbox", "stateKey": "c", "label": "Remember", "style": {"width": {"dp": 300}}},
+        {"c": False}, (0.5, 0.5), (0.9, 0.5), "onSurface",
+    ),
+    "Tab_selectable_ripple_selectedContentColor": (
+        {"type": "tabBar", "stateKey": "t", "style": {"width": {"dp": 300}},
+         "items": [{"label": "One"}, {"label": "Two"}]},
+        {"t": 0}, (0.75, 0.5), (0.95, 0.3), "primary",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(COMPONENTS))
+def test_a_pressed_component_ripples_in_its_source_content_colour(
+    scene: Any, qtbot: Any, name: str
+) -> None:
+    node, state, press, probe, role = COMPONENTS[name]
+    b = bounds(scene, spec_of(_page({**node, "id": "n"}), state=state))["n"]
+    px, py = b["x"] + b["width"] * press[0], b["y"] + b["height"] * press[1]
+    qx, qy = b["x"] + b["width"] * probe[0], b["y"] + b["height"] * probe[1]
+    idle = scene.grab()
+    _press(scene, px, py)
+    frame = scene.grab()
+    expected = over(_color(scene, role), PRESSED_ALPHA, rgb_at(idle, qx, qy))
+    assert close(rgb_at(frame, qx, qy), expected), (rgb_at(frame, qx, qy), expected)
+    _release(scene, px, py)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+    if not state:  # (a toggled control redraws itself)
+        assert rgb_at(scene.grab(), qx, qy) == rgb_at(idle, qx, qy)
