@@ -67,10 +67,6 @@ Rectangle {
             onClicked: preview.tap(d.n, "")
         }
     }
-    Component {
-        id: ripplePart
-        PressRipple {}
-    }
     // A press ripple in `host` (bounded by it) from the press point (x, y) of `host`, in the
     // content colour `color`; `more` sets corner radii (tl, tr, br, bl) or a z. The caller keeps
     // it to `finish()` it on release; it destroys itself once faded.
@@ -85,10 +81,15 @@ Rectangle {
         return ripple(d, at.x, at.y - top, d.contentColor,
                       {x: 0, y: top, width: d.width, height: contentH + (g.pt || 0) + (g.pb || 0), z: 50});
     }
+    // PressRipple.qml is compiled on the first press, not with the scene (a new scene's first
+    // frame does not pay for the Canvas type).
+    property var rippleMaker: null
     function ripple(host, x, y, color, more) {
+        if (!rippleMaker)
+            rippleMaker = Qt.createComponent("PressRipple.qml");
         var props = {color: color, originX: x, originY: y};
         for (var k in more || {}) props[k] = more[k];
-        return ripplePart.createObject(host, props);
+        return rippleMaker.createObject(host, props);
     }
     Component {
         id: outlinePart

@@ -1,6 +1,6 @@
 // Material's press ripple (the phone's `LocalIndication`: Material 3's `ripple()`, which
 // MaterialTheme provides and `Modifier.clickable` draws over the node's content). Made on a press
-// from `ripplePart` (DeviceScreen.qml) into the item it is bounded by, and gone once faded: a
+// by `screen.ripple` (DeviceScreen.qml) into the item it is bounded by, and gone once faded: a
 // delegate pays nothing for it until it is pressed.
 //
 // As material-ripple's RippleAnimation (RippleHostView drives the platform's RippleDrawable the
