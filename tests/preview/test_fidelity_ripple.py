@@ -22,6 +22,7 @@ from PySide6.QtQuick import QQuickItem
 from PySide6.QtTest import QTest
 
 from tests.preview.fidelity import bounds, close, hex_rgb, over, rgb_at, spec_of
+from tests.preview.helpers import find_items, scene_point
 
 REPO = Path(__file__).resolve().parents[2]
 TAP = [{"type": "emit", "name": "tapped"}]
@@ -315,6 +316,11 @@ COMPONENTS = {
          "items": [{"label": "One"}, {"label": "Two"}]},
         {"t": 0}, (0.75, 0.5), (0.95, 0.3), "primary",
     ),
+    "SegmentedButton_Surface_shape_ripple": (
+        {"type": "segmentedButton", "stateKey": "s", "style": {"width": {"dp": 300}},
+         "options": [{"value": "a", "label": "Day"}, {"value": "b", "label": "Week"}]},
+        {"s": "a"}, (0.75, 0.5), (0.9, 0.5), "onSurface",
+    ),
 }  # fmt: skip
 
 
@@ -335,3 +341,47 @@ def test_a_pressed_component_ripples_in_its_source_content_colour(
     qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
     if not state:  # (a toggled control redraws itself)
         assert rgb_at(scene.grab(), qx, qy) == rgb_at(idle, qx, qy)
+
+
+def test_a_pressed_date_ripples_in_its_40dp_circle_DatePicker_Day_Surface(
+    scene: Any, qtbot: Any
+) -> None:
+    picker = {"type": "datePicker", "id": "dp", "stateKey": "d"}
+    scene.show(spec_of(_page(picker), state={"d": "2026-02-10"}))
+    idle = scene.grab()
+    day = next(t for t in find_items(scene.screen_item(), "RoleText") if t.property("text") == "18")
+    centre = scene_point(day)
+    cx, cy = centre.x(), centre.y()
+    _press(scene, cx, cy)
+    frame = scene.grab()
+    expected = over(_color(scene, "onSurface"), PRESSED_ALPHA, rgb_at(idle, cx + 15, cy))
+    assert close(rgb_at(frame, cx + 15, cy), expected)  # inside the circle, off the digits
+    assert rgb_at(frame, cx + 17, cy + 17) == rgb_at(idle, cx + 17, cy + 17)  # outside it
+    _release(scene, cx, cy)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+    assert scene.controller.runtime.value("d") == "2026-02-18"
+
+
+def test_the_sheet_scrim_and_body_ripple_as_plain_clickables_RenderPrototypeSheet_clickable(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """SC `RenderPrototypeSheet`: the scrim and the sheet's body are `.clickable {}` with the
+    theme's LocalIndication, so each ripples as a whole in onSurface; the scrim's below the sheet."""
+    sheet = {"type": "bottomSheet", "id": "sh", "openWhen": {"key": "o", "equals": True},
+             "detents": ["half"], "child": {"type": "text", "text": "Body"}}  # fmt: skip
+    scene.show(spec_of(_page(sheet), state={"o": True}))
+    idle = scene.grab()
+    on_surface = _color(scene, "onSurface")
+    _press(scene, 380, 880)  # the sheet's body, off its text
+    frame = scene.grab()
+    assert close(rgb_at(frame, 380, 880), over(on_surface, PRESSED_ALPHA, rgb_at(idle, 380, 880)))
+    assert rgb_at(frame, 200, 100) == rgb_at(idle, 200, 100)  # the scrim: not pressed
+    _release(scene, 380, 880)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+    _press(scene, 200, 100)  # the scrim
+    frame = scene.grab()
+    assert close(rgb_at(frame, 200, 100), over(on_surface, PRESSED_ALPHA, rgb_at(idle, 200, 100)))
+    assert rgb_at(frame, 380, 880) == rgb_at(idle, 380, 880)  # the sheet covers the scrim's ripple
+    _release(scene, 200, 100)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+    assert scene.controller.runtime.value("o") is False
