@@ -385,3 +385,24 @@ def test_the_sheet_scrim_and_body_ripple_as_plain_clickables_RenderPrototypeShee
     _release(scene, 200, 100)
     qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
     assert scene.controller.runtime.value("o") is False
+
+
+def test_a_pressed_time_selector_ripples_in_its_box_TimePicker_TimeSelector_Surface(
+    scene: Any, qtbot: Any
+) -> None:
+    picker = {"type": "timePicker", "id": "tp", "hourKey": "h", "minuteKey": "m", "is24Hour": True}
+    scene.show(spec_of(_page(picker), state={"h": 9, "m": 41}))
+    idle = scene.grab()
+    minute = next(
+        t for t in find_items(scene.screen_item(), "RoleText") if t.property("text") == "41"
+    )
+    box = minute.parentItem()
+    px, py = scene_point(box, 10, 10).x(), scene_point(box, 10, 10).y()
+    _press(scene, px, py)
+    frame = scene.grab()
+    expected = over(_color(scene, "onSurface"), PRESSED_ALPHA, rgb_at(idle, px, py))
+    assert close(rgb_at(frame, px, py), expected)
+    corner = scene_point(box, 1, 1)
+    assert rgb_at(frame, corner.x(), corner.y()) == rgb_at(idle, corner.x(), corner.y())
+    _release(scene, px, py)
+    qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
