@@ -223,10 +223,22 @@ Rectangle {
                 font.weight: 500
                 font.letterSpacing: 0.5
                 color: preview.colors.onSurface
+                // The label is a TextButton 32 dp tall with 12 dp padding (HO `PrototypeChrome`):
+                // a press ripples in its pill in onSurface, the button's content colour.
                 MouseArea {
                     anchors.fill: parent
                     anchors.margins: -8
                     enabled: !preview.editMode
+                    property Item ripple: null
+                    onPressed: (m) => {
+                        var pill = parent.parent, left = parent.x - 12, top = screen.statusBar;
+                        var at = mapToItem(pill, m.x, m.y);
+                        ripple = screen.ripple(pill, at.x - left, at.y - top, preview.colors.onSurface,
+                            {x: left, y: top, width: parent.width + 24, height: 32,
+                             tl: 16, tr: 16, br: 16, bl: 16});
+                    }
+                    onReleased: if (ripple) ripple.finish()
+                    onCanceled: if (ripple) ripple.finish()
                     onClicked: preview.dismissWindow()
                 }
             }
@@ -308,9 +320,18 @@ Rectangle {
                 font.letterSpacing: 0.1
                 color: preview.colors.onSurface
             }
+            // A TextButton (HO `PrototypeChrome`): a press ripples in its 40 dp pill inside the
+            // 48 dp background, in onSurface.
             MouseArea {
                 anchors.fill: parent
                 enabled: !preview.editMode
+                property Item ripple: null
+                onPressed: (m) => {
+                    ripple = screen.ripple(parent, m.x, m.y - 4, preview.colors.onSurface,
+                        {x: 0, y: 4, width: parent.width, height: 40, tl: 20, tr: 20, br: 20, bl: 20});
+                }
+                onReleased: if (ripple) ripple.finish()
+                onCanceled: if (ripple) ripple.finish()
                 onClicked: preview.dismissWindow()
             }
         }

@@ -406,3 +406,29 @@ def test_a_pressed_time_selector_ripples_in_its_box_TimePicker_TimeSelector_Surf
     assert rgb_at(frame, corner.x(), corner.y()) == rgb_at(idle, corner.x(), corner.y())
     _release(scene, px, py)
     qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+
+
+def test_the_dismiss_button_ripples_in_its_32dp_pill_HO_PrototypeChrome_TextButton(  # noqa: N802
+    quick: Any, qtbot: Any
+) -> None:
+    from studio.preview.render import HeadlessScene
+
+    scene = HeadlessScene(412, 915, "light", chrome=True)
+    try:
+        scene.show(spec_of(_page()))
+        idle = scene.grab()
+        bar = scene.screen_item().findChild(QQuickItem, "dismissBar")
+        label = bar.childItems()[0]
+        left = scene_point(label, -6, label.height() / 2)  # inside the pill, before the text
+        px, py = left.x(), left.y()
+        above = scene_point(label, -6, (label.height() - 32) / 2 - 3)  # above the 32 dp pill
+        _press(scene, px, py)
+        frame = scene.grab()
+        expected = over(_color(scene, "onSurface"), PRESSED_ALPHA, rgb_at(idle, px, py))
+        assert close(rgb_at(frame, px, py), expected)
+        assert rgb_at(frame, above.x(), above.y()) == rgb_at(idle, above.x(), above.y())
+        _release(scene, px, py)
+        qtbot.waitUntil(lambda: not _ripples(scene), timeout=3000)
+        assert [e.to_json()["kind"] for e in scene.controller.runtime.events][-1] == "dismissed"
+    finally:
+        scene.close()
