@@ -38,16 +38,58 @@ Rectangle {
     }
     Component {
         id: tapPart
-        // The whole reserved touch target takes the tap, not only the drawn node.
+        // The whole reserved touch target takes the tap, not only the drawn node. A press shows
+        // Material's ripple over the drawn node (SC `prototypeNodeModifier`: `clickable(indication
+        // = LocalIndication.current)` after clip/background/border and before the padding, inside
+        // `minimumInteractiveComponentSize()`): in the content colour the node sits in
+        // (LocalContentColor: its parent's, as the modifier is outside the node's own content),
+        // clipped to the node's bounds, and to its rounded shape only when it has a cornerRadius
+        // (only then is `clip(shape)` applied).
         MouseArea {
             property Item d
+            property Item ripple: null
             x: -((d.g.sw || 0) - d.width) / 2
             y: -((d.g.sh || 0) - d.height) / 2
             width: d.g.sw || 0
             height: d.g.sh || 0
             enabled: !preview.editMode
+            onPressed: (mouse) => {
+                var s = d.st, rtl = preview.rtl === 1, r = s.hasRadius === true ? d.cornerRadius : 0;
+                function side(v) { return s.hasRadius === true && v >= 0 ? v : r; }
+                ripple = screen.ripple(d, mouse.x + x, mouse.y + y, d.contentColor, {
+                    z: 50,
+                    tl: side(rtl ? s.rTR : s.rTL), tr: side(rtl ? s.rTL : s.rTR),
+                    br: side(rtl ? s.rBL : s.rBR), bl: side(rtl ? s.rBR : s.rBL)
+                });
+            }
+            onReleased: if (ripple) ripple.finish()
+            onCanceled: if (ripple) ripple.finish()
             onClicked: preview.tap(d.n, "")
         }
+    }
+    // A press ripple in `host` (bounded by it) from the press point (x, y) of `host`, in the
+    // content colour `color`; `more` sets corner radii (tl, tr, br, bl) or a z. The caller keeps
+    // it to `finish()` it on release; it destroys itself once faded.
+    // A press ripple over a row a component makes `toggleable` / `selectable` outside its own
+    // content (CO `RenderPrototypeToggle`: `minimumInteractiveComponentSize().toggleable(...)
+    // .then(modifier)`): the node's full width, the row's content height (`contentH`) plus the
+    // node's vertical padding, centred where the 48 dp target centres the row; in the colour the
+    // node sits in (LocalContentColor outside the node), square. `area` is the pressed MouseArea.
+    function rowRipple(d, area, mouse, contentH) {
+        var g = d.g, top = (g.pt || 0) + area.parent.height / 2 - contentH / 2 - (g.pt || 0);
+        var at = area.mapToItem(d, mouse.x, mouse.y);
+        return ripple(d, at.x, at.y - top, d.contentColor,
+                      {x: 0, y: top, width: d.width, height: contentH + (g.pt || 0) + (g.pb || 0), z: 50});
+    }
+    // PressRipple.qml is compiled on the first press, not with the scene (a new scene's first
+    // frame does not pay for the Canvas type).
+    property var rippleMaker: null
+    function ripple(host, x, y, color, more) {
+        if (!rippleMaker)
+            rippleMaker = Qt.createComponent("PressRipple.qml");
+        var props = {color: color, originX: x, originY: y};
+        for (var k in more || {}) props[k] = more[k];
+        return rippleMaker.createObject(host, props);
     }
     Component {
         id: outlinePart
@@ -181,10 +223,22 @@ Rectangle {
                 font.weight: 500
                 font.letterSpacing: 0.5
                 color: preview.colors.onSurface
+                // The label is a TextButton 32 dp tall with 12 dp padding (HO `PrototypeChrome`):
+                // a press ripples in its pill in onSurface, the button's content colour.
                 MouseArea {
                     anchors.fill: parent
                     anchors.margins: -8
                     enabled: !preview.editMode
+                    property Item ripple: null
+                    onPressed: (m) => {
+                        var pill = parent.parent, left = parent.x - 12, top = screen.statusBar;
+                        var at = mapToItem(pill, m.x, m.y);
+                        ripple = screen.ripple(pill, at.x - left, at.y - top, preview.colors.onSurface,
+                            {x: left, y: top, width: parent.width + 24, height: 32,
+                             tl: 16, tr: 16, br: 16, bl: 16});
+                    }
+                    onReleased: if (ripple) ripple.finish()
+                    onCanceled: if (ripple) ripple.finish()
                     onClicked: preview.dismissWindow()
                 }
             }
@@ -266,9 +320,18 @@ Rectangle {
                 font.letterSpacing: 0.1
                 color: preview.colors.onSurface
             }
+            // A TextButton (HO `PrototypeChrome`): a press ripples in its 40 dp pill inside the
+            // 48 dp background, in onSurface.
             MouseArea {
                 anchors.fill: parent
                 enabled: !preview.editMode
+                property Item ripple: null
+                onPressed: (m) => {
+                    ripple = screen.ripple(parent, m.x, m.y - 4, preview.colors.onSurface,
+                        {x: 0, y: 4, width: parent.width, height: 40, tl: 20, tr: 20, br: 20, bl: 20});
+                }
+                onReleased: if (ripple) ripple.finish()
+                onCanceled: if (ripple) ripple.finish()
                 onClicked: preview.dismissWindow()
             }
         }

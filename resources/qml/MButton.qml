@@ -51,15 +51,24 @@ AbstractButton {
                 border.width: b.variant === "outlined" ? 1 : 0
                 border.color: b.c.outlineVariant || "#CAC4D0"  // OutlinedButtonTokens.OutlineColor
             }
-            Rectangle {
-                // state layer (pressed / hovered)
-                anchors.fill: parent
-                radius: height / 2
-                color: b.textColor
-                opacity: b.pressed ? 0.1 : b.hovered ? 0.08 : 0
-            }
         }
     }
+    // A press ripples in the pill (Surface: `clickable(indication = ripple())` inside its
+    // `clip(shape)`) in the button's content colour (LocalContentColor inside the Surface, which
+    // `style.color` does not change: CO `prototypeForeground` colours only the label and icon).
+    // No hover layer: the preview stands for a touch phone, which never hovers (Android sends
+    // hover only for a mouse or stylus).
+    property color rippleColor: ink
+    property Item ripple: null
+    onPressed: {
+        // Over the label, as Compose draws the indication after the content.
+        var top = pill.mapToItem(b, 0, 0).y, r = pill.height / 2;
+        ripple = screen.ripple(b, pressX, pressY - top, rippleColor,
+                               {x: 0, y: top, width: b.width, height: pill.height, z: 2,
+                                tl: r, tr: r, br: r, bl: r});
+    }
+    onReleased: if (ripple) ripple.finish()
+    onCanceled: if (ripple) ripple.finish()
     contentItem: Item {
         Row {
             id: row

@@ -47,8 +47,22 @@ Rectangle {
                     }
                     color: cell.current ? preview.colors.onSurface : preview.colors.onSurfaceVariant
                 }
+                // A press ripples in the 64 x 32 indicator's shape only (NavigationBarItem: its
+                // indicator ripple, `clip(ActiveIndicatorShape).indication(ripple())`, the press
+                // offset into it), in the bar's content colour (onSurface), drawn below the
+                // indicator (NavigationBarItemLayout places `indicatorRipple` first): the
+                // selected item's opaque pill hides it.
                 MouseArea {
                     anchors.fill: parent
+                    property Item ripple: null
+                    onPressed: (m) => {
+                        var at = mapToItem(pill, m.x, m.y);
+                        ripple = screen.ripple(cell, at.x, at.y, preview.colors.onSurface,
+                                               {x: pill.x, y: pill.y, width: pill.width, height: pill.height,
+                                                z: -1, tl: 16, tr: 16, br: 16, bl: 16});
+                    }
+                    onReleased: if (ripple) ripple.finish()
+                    onCanceled: if (ripple) ripple.finish()
                     onClicked: preview.select(d.n, cell.index)  // RT `Select`
                 }
             }

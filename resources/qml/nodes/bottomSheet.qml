@@ -45,11 +45,24 @@ Item {
             readonly property bool roleScrim: d.p.scrim === undefined || d.p.scrim === "scrim"
             color: roleScrim ? (preview.colors.scrim || "#000000") : preview.color(d.p.scrim)
             opacity: roleScrim ? 0.4 : 1  // PROTOTYPE_SHEET_SCRIM_ALPHA
-            MouseArea { anchors.fill: parent; onClicked: preview.closeOverlay(d.n, "scrim") }
+            // The scrim is a plain `.clickable {}` (SC `RenderPrototypeSheet`): LocalIndication
+            // ripples the whole scrim in onSurface, over the scrim colour, below the sheet.
+            MouseArea {
+                anchors.fill: parent
+                property Item ripple: null
+                onPressed: (m) => {
+                    ripple = screen.ripple(layer, m.x, m.y, preview.colors.onSurface,
+                                           {x: 0, y: 0, width: layer.width, height: layer.height, z: 0.5});
+                }
+                onReleased: if (ripple) ripple.finish()
+                onCanceled: if (ripple) ripple.finish()
+                onClicked: preview.closeOverlay(d.n, "scrim")
+            }
         }
         Item {
             id: sheet
             objectName: "sheet"
+            z: 1  // above the scrim's ripple
             anchors.left: parent.left
             anchors.right: parent.right
             height: Math.max(0, Math.min(layer.height, layer.settled - layer.drag))
@@ -68,7 +81,13 @@ Item {
             }
             MouseArea {
                 // a tap on the sheet's body runs its onTap and never reaches the scrim
+                // The body is `.clickable {}` too: a press ripples over the whole sheet, its
+                // content included, in onSurface; a drag cancels it (the DragHandler takes over).
                 anchors.fill: parent
+                property Item ripple: null
+                onPressed: (m) => { ripple = screen.ripple(sheet, m.x, m.y, preview.colors.onSurface, {z: 50}); }
+                onReleased: if (ripple) ripple.finish()
+                onCanceled: if (ripple) ripple.finish()
                 onClicked: preview.tap(d.n, "")
             }
             DragHandler {

@@ -41,8 +41,18 @@ Item {
             }
         }
     }
+    // A press ripples over the row (screen.rowRipple), not in a circle round the box: the
+    // Material Checkbox is display-only (`onCheckedChange = null`: no ripple of its own) and the
+    // row is `toggleable`; 24 dp (the box with CheckboxDefaultPadding) or the label's height.
     MouseArea {
+        id: mouse
         anchors.fill: parent
+        property Item ripple: null
+        onPressed: (m) => {
+            ripple = screen.rowRipple(d, mouse, m, Math.max(24, root.labelled ? label.height : 0));
+        }
+        onReleased: if (ripple) ripple.finish()
+        onCanceled: if (ripple) ripple.finish()
         onClicked: preview.toggle(d.n, d.p.stateKey || "")
     }
 }

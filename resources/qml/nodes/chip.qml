@@ -31,12 +31,6 @@ Item {
         color: chip.selected ? preview.colors.secondaryContainer : "transparent"
         border.width: chip.selected ? 0 : 1
         border.color: preview.colors.outlineVariant
-        Rectangle {
-            anchors.fill: parent
-            radius: parent.radius
-            color: chip.ink
-            opacity: mouse.pressed ? 0.1 : 0
-        }
         Row {
             id: row
             anchors.centerIn: parent
@@ -59,9 +53,23 @@ Item {
             }
         }
     }
+    // A press ripples from the press point. Assist: AssistChip's Surface clips it to the chip's
+    // shape, in the Surface's content colour (onSurface; `style.color` colours only the label).
+    // Filter: CO `RenderPrototypeChip` makes the Row around the Surface `toggleable`, so the ripple
+    // is bounded by that Row's rectangle (32 dp tall, square corners) in the colour the chip sits
+    // in (LocalContentColor outside the Surface).
     MouseArea {
         id: mouse
         anchors.fill: parent
+        property Item ripple: null
+        onPressed: (m) => {
+            var at = mapToItem(body, m.x, m.y), r = chip.filter ? 0 : body.radius;
+            ripple = screen.ripple(body, at.x, at.y,
+                                   chip.filter ? d.contentColor : preview.colors.onSurface,
+                                   {tl: r, tr: r, br: r, bl: r});
+        }
+        onReleased: if (ripple) ripple.finish()
+        onCanceled: if (ripple) ripple.finish()
         onClicked: chip.filter ? preview.toggle(d.n, d.p.stateKey) : preview.tap(d.n, "")
     }
 }

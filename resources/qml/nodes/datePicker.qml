@@ -100,8 +100,17 @@ Rectangle {
                             color: preview.colors.onSurfaceVariant
                             transform: Scale { origin.x: 12; xScale: preview.rtl ? -1 : 1 }
                         }
+                        // The arrows are IconButtons: a 40 dp circle ripple in the navigation
+                        // content colour (onSurfaceVariant, `MonthsNavigation`'s LocalContentColor).
                         MouseArea {
                             anchors.fill: parent
+                            property Item ripple: null
+                            onPressed: (e) => {
+                                ripple = screen.ripple(parent, e.x - 4, e.y - 4, preview.colors.onSurfaceVariant,
+                                    {x: 4, y: 4, width: 40, height: 40, z: 1, tl: 20, tr: 20, br: 20, bl: 20});
+                            }
+                            onReleased: if (ripple) ripple.finish()
+                            onCanceled: if (ripple) ripple.finish()
                             onClicked: {
                                 var m = dp.shownMonth + (parent.index === 0 ? -1 : 1);
                                 dp.shownYear += Math.floor(m / 12);
@@ -163,9 +172,19 @@ Rectangle {
                         text: cell.day
                         color: cell.picked ? preview.colors.onPrimary : preview.colors.onSurface
                     }
+                    // A press ripples in the day's 40 dp circle (`Day`: a Surface with CircleShape
+                    // and onClick) in the day's content colour, over its number.
                     MouseArea {
                         anchors.fill: parent
                         enabled: cell.inMonth
+                        property Item ripple: null
+                        onPressed: (m) => {
+                            ripple = screen.ripple(cell, m.x - 4, m.y - 4,
+                                cell.picked ? preview.colors.onPrimary : preview.colors.onSurface,
+                                {x: 4, y: 4, width: 40, height: 40, z: 1, tl: 20, tr: 20, br: 20, bl: 20});
+                        }
+                        onReleased: if (ripple) ripple.finish()
+                        onCanceled: if (ripple) ripple.finish()
                         onClicked: preview.choose(d.n, d.p.stateKey || "",
                             dp.shownYear + "-" + dp.pad(dp.shownMonth + 1) + "-" + dp.pad(cell.day))
                     }

@@ -32,11 +32,6 @@ Item {
             anchors.fill: parent
             radius: Math.min(fab.radius, height / 2)
             color: preview.colors.primaryContainer
-            Rectangle {
-                anchors.fill: parent; radius: parent.radius
-                color: preview.colors.onPrimaryContainer
-                opacity: mouse.pressed ? 0.1 : 0
-            }
         }
         Row {
             id: row
@@ -61,9 +56,19 @@ Item {
             }
         }
     }
+    // A press ripples over the FAB's shape (Surface: `clip(shape)`, `clickable(indication =
+    // ripple())`) in its content colour, onPrimaryContainer, from the press point.
     MouseArea {
         id: mouse
         anchors.fill: parent
+        property Item ripple: null
+        onPressed: (m) => {
+            var at = mapToItem(body, m.x, m.y), r = Math.min(fab.radius, body.height / 2);
+            ripple = screen.ripple(body, at.x, at.y, preview.colors.onPrimaryContainer,
+                                   {tl: r, tr: r, br: r, bl: r});
+        }
+        onReleased: if (ripple) ripple.finish()
+        onCanceled: if (ripple) ripple.finish()
         onClicked: preview.tap(d.n, "")
     }
 }

@@ -15,6 +15,7 @@ Item {
     readonly property color ink: variant === "filled" ? preview.colors.onPrimary
         : variant === "tonal" ? preview.colors.onSecondaryContainer : preview.colors.onSurface
     Rectangle {
+        id: circle
         anchors.centerIn: parent
         width: 40; height: 40; radius: 20
         color: root.variant === "filled" ? preview.colors.primary
@@ -26,15 +27,19 @@ Item {
             name: d.p.icon || ""
             color: root.ink
         }
-        Rectangle {
-            anchors.fill: parent; radius: 20
-            color: root.ink
-            opacity: mouse.pressed ? 0.1 : 0
-        }
     }
+    // A press ripples in the 40 dp circle (IconButton: `clip(shape)` then `clickable(indication =
+    // ripple())`, bounded) in the button's content colour, from the press point.
     MouseArea {
         id: mouse
         anchors.fill: parent
+        property Item ripple: null
+        onPressed: (m) => {
+            var at = mapToItem(circle, m.x, m.y);
+            ripple = screen.ripple(circle, at.x, at.y, root.ink, {tl: 20, tr: 20, br: 20, bl: 20});
+        }
+        onReleased: if (ripple) ripple.finish()
+        onCanceled: if (ripple) ripple.finish()
         onClicked: preview.tap(d.n, "")
     }
 }

@@ -32,8 +32,20 @@ Item {
     }
     MouseArea {
         // an inert row (no toggle, no onTap) lets taps through, as it has no clickable
+        // A press ripples over the whole item, drawn over its content (SE `RenderPrototypeListItem`:
+        // `clickable` / `toggleable` then the node's modifier, outside ListItem): in the colour
+        // the item sits in (LocalContentColor outside ListItem), square.
+        id: mouse
         anchors.fill: parent
         enabled: li.toggle || d.tappable || preview.editMode
+        property Item ripple: null
+        onPressed: (m) => {
+            if (preview.editMode) return;
+            var at = mapToItem(d, m.x, m.y);
+            ripple = screen.ripple(d, at.x, at.y, d.contentColor, {z: 50});
+        }
+        onReleased: if (ripple) ripple.finish()
+        onCanceled: if (ripple) ripple.finish()
         onClicked: li.toggle ? preview.toggle(d.n, li.trailing.stateKey || "") : preview.tap(d.n, "")
     }
     MIcon {

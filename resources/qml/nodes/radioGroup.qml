@@ -53,8 +53,21 @@ Item {
                     return preview.text(d.n, option.modelData.label);
                 }
             }
+            // A press ripples over the option's row (SE `RenderPrototypeRadioGroup`: the Row is
+            // `selectable` inside its 48 dp `minimumInteractiveComponentSize`, the RadioButton is
+            // display-only, `onClick = null`): full width, the row's content height (24 dp or the
+            // label's), in the colour the group sits in, square.
             MouseArea {
+                id: mouse
                 anchors.fill: parent
+                property Item ripple: null
+                onPressed: (m) => {
+                    var h = Math.max(24, label.height), top = (option.height - h) / 2;
+                    ripple = screen.ripple(option, m.x, m.y - top, d.contentColor,
+                                           {x: 0, y: top, width: option.width, height: h});
+                }
+                onReleased: if (ripple) ripple.finish()
+                onCanceled: if (ripple) ripple.finish()
                 onClicked: preview.choose(d.n, d.p.stateKey || "", String(option.modelData.value))
             }
         }

@@ -41,6 +41,7 @@ Item {
                 y: (seg.height - 40) / 2
                 implicitWidth: label.implicitWidth + 24 + (cell.selected ? 18 + 8 : 0)
                 Rectangle {
+                    id: shape
                     anchors.fill: parent
                     color: cell.selected ? preview.colors.secondaryContainer : "transparent"
                     topLeftRadius: cell.index === 0 ? height / 2 : 0
@@ -72,8 +73,19 @@ Item {
                         anchors.verticalCenter: parent.verticalCenter
                     }
                 }
+                // A press ripples in the segment's shape (SegmentedButton: a Surface with the
+                // segment's shape and onClick) in its content colour, over the label.
                 MouseArea {
                     anchors.fill: parent
+                    property Item ripple: null
+                    onPressed: (m) => {
+                        ripple = screen.ripple(cell, m.x, m.y, cell.selected
+                            ? preview.colors.onSecondaryContainer : preview.colors.onSurface,
+                            {z: 1, tl: shape.topLeftRadius, tr: shape.topRightRadius,
+                             br: shape.bottomRightRadius, bl: shape.bottomLeftRadius});
+                    }
+                    onReleased: if (ripple) ripple.finish()
+                    onCanceled: if (ripple) ripple.finish()
                     onClicked: preview.choose(d.n, d.p.stateKey || "", String(cell.modelData.value))  // RT `Choose`
                 }
             }

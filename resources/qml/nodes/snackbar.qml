@@ -44,6 +44,7 @@ Item {
                 variant: "text"
                 padStart: 12; padEnd: 12
                 textColor: preview.colors.inversePrimary
+                rippleColor: preview.colors.inversePrimary  // SnackbarDefaults.actionColor: its content colour
                 text: {
                     preview.rtl;  // read again in the other direction (bidi.py)
                     return d.p.action ? preview.text(d.n, d.p.action.label) : "";

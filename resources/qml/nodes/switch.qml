@@ -41,9 +41,18 @@ Item {
         checked: root.on
         pressed: mouse.pressed
     }
+    // A press ripples over the row, not the switch: the Material Switch is display-only
+    // (`onCheckedChange = null`, so it has no ripple of its own) and the row is `toggleable`
+    // (screen.rowRipple): 32 dp (the switch) or the label's height, with the node's padding.
     MouseArea {
         id: mouse
         anchors.fill: parent
+        property Item ripple: null
+        onPressed: (m) => {
+            ripple = screen.rowRipple(d, mouse, m, Math.max(sw.height, root.labelled ? label.height : 0));
+        }
+        onReleased: if (ripple) ripple.finish()
+        onCanceled: if (ripple) ripple.finish()
         onClicked: preview.toggle(d.n, d.p.stateKey || "")
     }
 }

@@ -100,8 +100,14 @@ Item {
                         height: 3
                         color: preview.colors.primary
                     }
+                    // A press ripples over the whole tab (Tab: `selectable(indication = ripple(bounded
+                    // = true, color = selectedContentColor))`), primary as its content, square.
                     MouseArea {
                         anchors.fill: parent
+                        property Item ripple: null
+                        onPressed: (m) => { ripple = screen.ripple(tab, m.x, m.y, preview.colors.primary, {}); }
+                        onReleased: if (ripple) ripple.finish()
+                        onCanceled: if (ripple) ripple.finish()
                         onClicked: preview.select(d.n, tab.index)
                     }
                 }

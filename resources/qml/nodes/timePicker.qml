@@ -66,9 +66,19 @@ Item {
                         text: part.modelData === "hour" ? tp.shownHour(tp.hour)
                             : part.modelData === "minute" ? tp.pad(tp.minute) : ":"
                     }
+                    // A press ripples in the box's 8 dp shape (TimeSelector: a Surface with onClick)
+                    // in its content colour.
                     MouseArea {
                         anchors.fill: parent
                         enabled: part.box
+                        property Item ripple: null
+                        onPressed: (m) => {
+                            ripple = screen.ripple(part, m.x, m.y,
+                                part.on ? preview.colors.onPrimaryContainer : preview.colors.onSurface,
+                                {z: 1, tl: 8, tr: 8, br: 8, bl: 8});
+                        }
+                        onReleased: if (ripple) ripple.finish()
+                        onCanceled: if (ripple) ripple.finish()
                         onClicked: tp.selection = part.modelData
                     }
                 }
@@ -97,8 +107,20 @@ Item {
                         text: modelData
                         color: parent.on ? preview.colors.onTertiaryContainer : preview.colors.onSurfaceVariant
                     }
+                    // A press ripples in the half's shape (the period toggle's items are buttons
+                    // with that shape) in its content colour.
                     MouseArea {
                         anchors.fill: parent
+                        property Item ripple: null
+                        onPressed: (m) => {
+                            var half = parent;
+                            ripple = screen.ripple(half, m.x, m.y,
+                                half.on ? preview.colors.onTertiaryContainer : preview.colors.onSurfaceVariant,
+                                {z: 1, tl: half.topLeftRadius, tr: half.topRightRadius,
+                                 br: half.bottomRightRadius, bl: half.bottomLeftRadius});
+                        }
+                        onReleased: if (ripple) ripple.finish()
+                        onCanceled: if (ripple) ripple.finish()
                         onClicked: if (!parent.on) tp.write((tp.hour + 12) % 24, tp.minute)
                     }
                 }
