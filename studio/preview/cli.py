@@ -16,6 +16,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+#: The environment of an OpenGL render child (xcb). The basic render loop draws on the GUI
+#: thread. xcb's default, the threaded loop, draws on a render thread, and a Python callback
+#: from it (a Qt message reaching `render.captured_messages`'s handler, the `rounded` image
+#: provider) waits for the interpreter lock, which the GUI thread holds while it waits in
+#: `grabWindow` for that render thread: an intermittent deadlock that hung the corpus pass until
+#: its 9-minute bound. The pixels are the same OpenGL ones.
+OPENGL_CHILD_ENV = {"QT_QPA_PLATFORM": "xcb", "QSG_RENDER_LOOP": "basic"}
+
 
 def configure_render(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the spec (JSON)")
@@ -157,7 +165,7 @@ def _render_child(spec: dict[str, Any], args: argparse.Namespace, assets: Path) 
     with tempfile.TemporaryDirectory(prefix="proto-render-") as tmp:
         spec_file = Path(tmp) / "spec.json"
         spec_file.write_text(json.dumps(spec), encoding="utf-8")
-        env = dict(os.environ, QT_QPA_PLATFORM="xcb")
+        env = dict(os.environ, **OPENGL_CHILD_ENV)
         command = _child_args(spec_file, args, assets)
         try:
             if os.environ.get("DISPLAY"):
@@ -190,7 +198,7 @@ def start_opengl_batch(
     """Start `python -m studio.preview.render --batch JOBS OUTDIR` on xcb (OpenGL) on `display`
     (default: $DISPLAY); the caller waits for it (and owns any Xvfb it started for `display`).
     Its stdout/stderr are pipes; OUTDIR/report.json has each job's Qt messages."""
-    env = dict(os.environ, QT_QPA_PLATFORM="xcb")
+    env = dict(os.environ, **OPENGL_CHILD_ENV)
     if display:
         env["DISPLAY"] = display
     if not env.get("DISPLAY"):

@@ -265,10 +265,11 @@ def test_the_ripple_draws_alike_on_opengl_SC_prototypeNodeModifier_clickable_Loc
     runs once, and Qt logs nothing."""
     if shutil.which("Xvfb") is None:
         pytest.skip("Xvfb is not installed (apt-get install xvfb; see scripts/system-deps)")
+    from studio.preview.cli import OPENGL_CHILD_ENV
     from studio.preview.xvfb import VirtualDisplay
 
     with VirtualDisplay() as display:
-        env = dict(os.environ, QT_QPA_PLATFORM="xcb", DISPLAY=display.display)
+        env = dict(os.environ, **OPENGL_CHILD_ENV, DISPLAY=display.display)
         done = subprocess.run(
             [sys.executable, "-m", "tests.preview.ripple_probe"],
             env=env, cwd=REPO, capture_output=True, text=True, timeout=100, check=False,
