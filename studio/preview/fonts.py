@@ -17,11 +17,11 @@ desktop's (Android's are Noto Serif and Droid Sans Mono, not packaged).
 
 from __future__ import annotations
 
-import importlib.util
 import struct
-import sys
 from functools import lru_cache
 from pathlib import Path
+
+from studio.preview.packaged import data_package
 
 #: The family the faces register as (what `Scheme.font_family` names for "sans").
 FAMILY = "Roboto"
@@ -43,19 +43,9 @@ _PACKAGE = "font_roboto"
 
 @lru_cache(maxsize=1)
 def package_dir() -> Path:
-    """The installed `font_roboto` folder, found through the package's import spec without
-    importing it (as `icons.package_dir`); a PyInstaller build collects it as data."""
-    spec = importlib.util.find_spec(_PACKAGE)
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    frozen = getattr(sys, "_MEIPASS", None)
-    if frozen:
-        locations.append(str(Path(frozen) / _PACKAGE))
-    for location in locations:
-        if (Path(location) / "files" / "Roboto-Regular.ttf").is_file():
-            return Path(location)
-    raise FileNotFoundError(
-        "the font-roboto package (the preview's Roboto) is not installed; "
-        "reinstall proto-studio with its dependencies"
+    """The installed `font_roboto` folder (the faces under files/)."""
+    return data_package(
+        _PACKAGE, "files/Roboto-Regular.ttf", "font-roboto package (the preview's Roboto)"
     )
 
 

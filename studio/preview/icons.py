@@ -11,11 +11,11 @@ one at 30 % (what the TwoTone set is: an outline with a translucent fill), see `
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from functools import lru_cache
 from pathlib import Path
+
+from studio.preview.packaged import data_package
 
 #: The contract's `variant` names (IC `IconStyle.contractName`) -> font file and glyph map.
 STYLES: dict[str, tuple[str, str]] = {
@@ -37,20 +37,8 @@ def style_of(variant: str | None) -> str:
 
 @lru_cache(maxsize=1)
 def package_dir() -> Path:
-    """The installed `tkinter_icons_gmi` folder (fonts and glyph maps), found through the
-    package's import spec without importing it; a PyInstaller build collects it as data."""
-    spec = importlib.util.find_spec(_PACKAGE)
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    frozen = getattr(sys, "_MEIPASS", None)
-    if frozen:
-        locations.append(str(Path(frozen) / _PACKAGE))
-    for location in locations:
-        if (Path(location) / "fonts").is_dir():
-            return Path(location)
-    raise FileNotFoundError(
-        "the tkinter-icons-gmi package (Material Icons fonts) is not installed; "
-        "reinstall proto-studio with its dependencies"
-    )
+    """The installed `tkinter_icons_gmi` folder (fonts and glyph maps)."""
+    return data_package(_PACKAGE, "fonts", "tkinter-icons-gmi package (Material Icons fonts)")
 
 
 def font_path(style: str = "filled") -> Path:
