@@ -244,6 +244,94 @@ def test_RenderPrototypeSlider_label_in_bodyLarge(scene: Any) -> None:
     assert bounds(scene, "slider")["height"] == 24 + 48  # bodyLarge line height 24, then the slider
 
 
+def _slider_row(scene: Any, value: float, **slider: Any) -> tuple[np.ndarray, int]:
+    """A full-width slider 0..10 on white at `value`: the frame and the track's centre row."""
+    node = {"type": "slider", "stateKey": "v", "min": 0, "max": 10, "style": {"width": "fill"},
+            **slider}  # fmt: skip
+    page = column(node, style={"width": "fill", "background": "#FFFFFF"})
+    image = show(scene, screen(page, {"v": value}))
+    b = bounds(scene, "slider")
+    assert b["width"] == W and b["height"] == 48  # minimumInteractiveComponentSize
+    return image, int(b["y"]) + 24
+
+
+def test_Slider_SliderImpl_places_the_handle_over_a_track_4dp_shorter_drawTrack_gaps(  # noqa: N802
+    scene: Any,
+) -> None:
+    # Slider.kt `SliderImpl`: track = W - 4 (the 4 dp handle box), 2 dp in; at a quarter the
+    # handle's centre is 2 + 408 * 0.25 = 104. `drawTrack`: active 2..96 (6 dp gap and the
+    # handle's half box before it), inactive 112..410, stop dot centred 8 dp inside the track's
+    # end (402).
+    image, y = _slider_row(scene, 2.5)
+    primary, inactive = colour(scene, "primary"), colour(scene, "secondaryContainer")
+    white = (255, 255, 255)
+    assert near(image[y, 4], primary, 6) and near(image[y, 94], primary, 6)
+    assert near(image[y, 98], white, 6) and near(image[y, 100], white, 6)
+    assert near(image[y, 102], primary, 6) and near(image[y, 105], primary, 6)  # the handle
+    assert near(image[y - 20, 103], primary, 6)  # 44 dp tall
+    assert near(image[y, 107], white, 6) and near(image[y, 110], white, 6)
+    assert near(image[y, 113], inactive, 6) and near(image[y, 398], inactive, 6)
+    assert near(image[y, 401], primary, 40)  # the stop dot
+    assert near(image[y, 408], inactive, 6)
+
+
+def test_Slider_a_stepped_value_sits_on_the_track_less_its_corners_SliderImpl_fractionOffset(  # noqa: N802
+    scene: Any,
+) -> None:
+    # 0..10 by 1: steps 9 (CO `prototypeSliderSteps`). Between the ends the handle's centre is
+    # 2 + (408 - 16) * 0.2 + 8 = 88.4 (a continuous 0.2 would be at 83.6); ticks at
+    # 10 + 392 * i / 10, onPrimary on the active part, onSecondaryContainer after the handle.
+    image, y = _slider_row(scene, 2, step=1)
+    primary = colour(scene, "primary")
+    assert near(image[y, 88], primary, 6) and near(image[y - 20, 88], primary, 6)
+    assert near(image[y, 83], (255, 255, 255), 6)  # in the gap before the handle
+    assert near(image[y, 10], colour(scene, "onPrimary"), 30)  # the first tick, on the active part
+    assert near(image[y, 206], colour(scene, "onSecondaryContainer"), 30)  # i = 5
+    # On the last step the handle is at the very end (`isOnFirstOrLastStep`): 2 + 408 = 410;
+    # no inactive part, no stop dot.
+    image, y = _slider_row(scene, 10, step=1)
+    assert near(image[y, 410], primary, 6) and near(image[y - 20, 410], primary, 6)
+    assert near(image[y, 405], (255, 255, 255), 6)
+    assert near(image[y, 396], primary, 6)
+
+
+def test_Slider_a_press_narrows_the_handle_ThumbContent_and_lands_over_the_track(  # noqa: N802
+    scene: Any,
+) -> None:
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    image, y = _slider_row(scene, 0)
+    primary = colour(scene, "primary")
+    # `dispatchRawDeltaInternal`: x = 2 + 408 * 0.75 is 7.5; the handle moves there (centre 308)
+    # and, pressed, its drawn bar is 2 dp wide in its 4 dp box (ThumbContent `size / 2`).
+    at = QPoint(308, y)
+    QTest.mousePress(scene.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    pressed = rgb(scene)
+    assert scene.controller.runtime.value("v") == 7.5
+    assert near(pressed[y - 20, 307], primary, 6) and near(pressed[y - 20, 308], primary, 6)
+    assert near(pressed[y - 20, 306], (255, 255, 255), 6)
+    assert near(pressed[y - 20, 309], (255, 255, 255), 6)
+    QTest.mouseRelease(scene.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    released = rgb(scene)
+    assert all(near(released[y - 20, x], primary, 6) for x in (306, 307, 308, 309))
+
+
+def test_Slider_a_tap_snaps_to_the_nearest_tick_then_to_the_step_snapValueToTick_snapPrototypeSlider(  # noqa: E501, N802
+    scene: Any,
+) -> None:
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    # 0..10 by 3: steps round(10 / 3) - 1 = 2 (CO `prototypeSliderSteps`), ticks at 0, 3.33, 6.67,
+    # 10. A tap at 0.46 of the track is nearest 3.33 (`snapValueToTick`), which the step makes 3
+    # (CO `snapPrototypeSlider`); rounding 4.6 to the step directly would give 6.
+    _, y = _slider_row(scene, 0, step=3)
+    at = QPoint(round(2 + 408 * 0.46), y)
+    QTest.mouseClick(scene.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    assert scene.controller.runtime.value("v") == 3
+
+
 # --- iconButton (MC `RenderPrototypeIconButton`) ----------------------------------------------
 
 
