@@ -37,6 +37,10 @@ Rectangle {
         StyleBox {}
     }
     Component {
+        id: springPart
+        Spring {}
+    }
+    Component {
         id: tapPart
         // The whole reserved touch target takes the tap, not only the drawn node. A press shows
         // Material's ripple over the drawn node (SC `prototypeNodeModifier`: `clickable(indication
@@ -53,6 +57,16 @@ Rectangle {
             width: d.g.sw || 0
             height: d.g.sh || 0
             enabled: !preview.editMode
+            // `pressScale` (MO `prototypePressScale`): `animateFloatAsState(if (pressed) scale
+            // else 1f, spring())` while motion is on, `snap()` otherwise; the whole node, shadow
+            // included, scales (NodeDelegate reads `spring`, made on the first press).
+            readonly property real pressTarget: pressed && d.st.pressScale < 1 ? d.st.pressScale : 1
+            property QtObject spring: null
+            onPressTargetChanged: {
+                if (!spring) spring = screen.spring(this, 1500, 1);
+                spring.enabled = preview.motion === 1;
+                spring.target = pressTarget;
+            }
             onPressed: (mouse) => {
                 var s = d.st, rtl = preview.rtl === 1, r = s.hasRadius === true ? d.cornerRadius : 0;
                 function side(v) { return s.hasRadius === true && v >= 0 ? v : r; }
@@ -66,6 +80,10 @@ Rectangle {
             onCanceled: if (ripple) ripple.finish()
             onClicked: preview.tap(d.n, "")
         }
+    }
+    // A Spring (Spring.qml) owned by `owner`, at rest at `at`, of `stiffness`.
+    function spring(owner, stiffness, at) {
+        return springPart.createObject(owner, {stiffness: stiffness, target: at});
     }
     // A press ripple in `host` (bounded by it) from the press point (x, y) of `host`, in the
     // content colour `color`; `more` sets corner radii (tl, tr, br, bl) or a z. The caller keeps

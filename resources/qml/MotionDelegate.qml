@@ -16,20 +16,25 @@ NodeDelegate {
     readonly property string transitionKind: p.transition || "default"
     readonly property bool animated: n !== null && n.conditional === 1 && transitionKind !== "none"
         && preview.motion && !preview.editMode
-    property real reveal: shown ? 1 : 0
     // Compose's enter and exit specs (EnterExitTransition.kt `fadeIn`, `expandIn`,
     // `slideInVertically` and their exits): `spring(stiffness = Spring.StiffnessMediumLow)`, no
     // bounce (dampingRatio 1, stiffness 400: w = 20 rad/s), from rest: x(t) = 1 - (1 + wt)e^-wt,
-    // done when within the 0.01 visibility threshold, at wt = 6.64 (332 ms). The Bezier below
-    // follows that curve within 1.6 % of the way, never past the end.
-    Behavior on reveal {
-        enabled: m.animated
-        NumberAnimation {
-            objectName: "revealSpring"
-            duration: 332
-            easing.type: Easing.BezierSpline
-            easing.bezierCurve: [0.17, 0, 0.15, 1, 1, 1]
-        }
+    // done within the 0.01 visibility threshold, at wt = 6.64 (332 ms). AnimatedVisibility's
+    // Transition retargets a running animation from where it is, moving: a node shown again
+    // while it fades out turns back with its velocity (Spring.qml), it does not restart.
+    readonly property real revealTarget: shown ? 1 : 0
+    property QtObject revealSpring: null
+    readonly property real reveal: revealSpring !== null ? Math.max(0, Math.min(1, revealSpring.value)) : revealTarget
+    // A node on screen when it is made is simply there (AnimatedVisibility starts at its current
+    // visibility): only later changes animate.
+    property bool made: false
+    Component.onCompleted: made = true
+    onRevealTargetChanged: {
+        if (!made || (!revealSpring && !animated)) return;
+        if (!revealSpring)  // made on the first change, from where the node was
+            revealSpring = screen.spring(m, 400, 1 - revealTarget);
+        revealSpring.enabled = animated;
+        revealSpring.target = revealTarget;
     }
     onRevealChanged: if (animated) preview.revealed(n, reveal)
     readonly property bool fades: transitionKind !== "expand"

@@ -65,7 +65,7 @@ Item {
     // Dialogs, snackbars and sheets draw in the overlay layer, not here.
     visible: shown && nodeType !== "dialog" && nodeType !== "snackbar" && nodeType !== "bottomSheet"
     opacity: st.alpha === undefined ? 1 : st.alpha
-    scale: st.pressScale < 1 && tapArea !== null && tapArea.pressed ? st.pressScale : 1
+    scale: tapArea !== null && tapArea.spring !== null ? tapArea.spring.value : 1
 
     readonly property real cornerRadius: Math.min(st.radius || 0, Math.min(width, height) / 2)
 
@@ -84,15 +84,20 @@ Item {
     // Make or drop the parts this node needs now (its style, its onTap, the selection). They
     // stack as the declared items did: style box, tap area, content, outline.
     function decorate() {
+        // What is wanted is read first: reading `tappable` or `outlined` can evaluate its binding
+        // for the first time and run this function again from its change handler, which must
+        // find the parts it made (read after it, `tapArea` was still null here and a second tap
+        // area was made over the first).
         var s = st;
-        styleBox = part(styleBox, (s.elevation || 0) > 0 || !!s.grad || !!s.bg || s.bw > 0,
-                        styleBoxPart, {d: d, z: -2});
         // Types that handle their own clicks call preview.tap themselves.
         var selfTapping = "|button|iconButton|fab|chip|listItem|radioGroup|segmentedButton|tabBar|bottomNav|";
-        tapArea = part(tapArea, tappable && selfTapping.indexOf("|" + nodeType + "|") < 0, tapPart,
-                       {d: d, z: -1});
-        outline = part(outline, outlined, outlinePart, {d: d, z: 100});
+        var wantTap = tappable && selfTapping.indexOf("|" + nodeType + "|") < 0;
+        var wantOutline = outlined;
         var shifted = !!(s.ox || s.oy) || lift !== 0;
+        styleBox = part(styleBox, (s.elevation || 0) > 0 || !!s.grad || !!s.bg || s.bw > 0,
+                        styleBoxPart, {d: d, z: -2});
+        tapArea = part(tapArea, wantTap, tapPart, {d: d, z: -1});
+        outline = part(outline, wantOutline, outlinePart, {d: d, z: 100});
         if (shifted && !shift) {
             shift = shiftPart.createObject(d, {d: d});
             transform = [shift];

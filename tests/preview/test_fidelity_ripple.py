@@ -433,3 +433,90 @@ def test_the_dismiss_button_ripples_in_its_32dp_pill_HO_PrototypeChrome_TextButt
         assert [e.to_json()["kind"] for e in scene.controller.runtime.events][-1] == "dismissed"
     finally:
         scene.close()
+
+
+def _delegate(scene: Any, address: str) -> QQuickItem:
+    found: list[QQuickItem] = []
+
+    def visit(item: QQuickItem) -> None:
+        for child in item.childItems():
+            if child.property("isNodeDelegate") is True and child.property("address") == address:
+                found.append(child)
+            visit(child)
+
+    visit(scene.screen_item())
+    assert len(found) == 1, found
+    return found[0]
+
+
+def _scaled_box(scene: Any, **top: Any) -> tuple[dict[str, float], QQuickItem]:
+    box = {"type": "box", "id": "b", "onTap": TAP, "children": [],
+           "style": {"width": {"dp": 200}, "height": {"dp": 100}, "pressScale": 0.5,
+                     "background": "#1565C0"}}  # fmt: skip
+    b = bounds(scene, spec_of(_page(box), **top))["b"]
+    return b, _delegate(scene, "b")
+
+
+def test_press_scale_follows_compose_s_default_spring_MO_prototypePressScale_spring(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    import math
+
+    from PySide6.QtCore import QObject
+
+    # MO `prototypePressScale`: `animateFloatAsState(if (pressed) scale else 1f, spring())`:
+    # dampingRatio 1, Spring.StiffnessMedium (1500: w = 38.7 rad/s), the 0.01 displacement
+    # threshold; from rest the scale is 0.5 + 0.5 (1 + wt) e^-wt, done once 0.5 (1 + wt) e^-wt
+    # < 0.01 (wt = 5.83, 151 ms).
+    b, node = _scaled_box(scene)
+    assert node.scale() == 1
+    _press(scene, b["x"] + 100, b["y"] + 50)
+    areas = [c for c in node.childItems() if c.metaObject().className().startswith("QQuickMouseArea")]
+    assert len(areas) == 1  # one tap area over the 48 dp target
+    spring = areas[0].property("spring")
+    assert isinstance(spring, QObject)
+    w = math.sqrt(1500)
+    assert float(spring.property("omega")) == pytest.approx(w)
+    ends = float(spring.property("durationMs")) / 1000
+    assert 0.5 * (1 + w * ends) * math.exp(-w * ends) < 0.01
+    before = ends - 0.002
+    assert 0.5 * (1 + w * before) * math.exp(-w * before) >= 0.01
+    seen: list[float] = []
+
+    def moved() -> bool:
+        seen.append(node.scale())
+        return node.scale() == 0.5
+
+    qtbot.waitUntil(moved, timeout=3000)
+    assert any(0.5 < s < 1 for s in seen)  # it animated
+    assert seen == sorted(seen, reverse=True)  # no bounce: dampingRatio 1
+    _release(scene, b["x"] + 100, b["y"] + 50)
+    qtbot.waitUntil(lambda: node.scale() == 1, timeout=3000)
+    assert _tapped(scene) == 1
+
+
+def test_a_release_midway_keeps_the_press_scale_s_velocity_Animatable_animateTo(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    b, node = _scaled_box(scene)
+    _press(scene, b["x"] + 100, b["y"] + 50)
+    qtbot.waitUntil(lambda: 0.55 < node.scale() < 0.9, timeout=3000)
+    _release(scene, b["x"] + 100, b["y"] + 50)
+    area = next(c for c in node.childItems() if c.metaObject().className().startswith("QQuickMouseArea"))
+    spring = area.property("spring")
+    # animateFloatAsState retargets its Animatable from where it is, moving: the shrink's speed
+    # carries into the way back (it does not restart from rest), and the scale never jumps.
+    assert float(spring.property("_v0")) < -0.5
+    at_release = float(spring.property("value"))
+    assert at_release == pytest.approx(node.scale(), abs=1e-6)
+    qtbot.waitUntil(lambda: node.scale() == 1, timeout=3000)
+
+
+def test_press_scale_snaps_with_motion_none_MO_prototypePressScale_snap(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    b, node = _scaled_box(scene, motion="none")
+    _press(scene, b["x"] + 100, b["y"] + 50)
+    assert node.scale() == 0.5  # at once: `snap()`
+    _release(scene, b["x"] + 100, b["y"] + 50)
+    assert node.scale() == 1
