@@ -471,7 +471,9 @@ def test_press_scale_follows_compose_s_default_spring_MO_prototypePressScale_spr
     b, node = _scaled_box(scene)
     assert node.scale() == 1
     _press(scene, b["x"] + 100, b["y"] + 50)
-    areas = [c for c in node.childItems() if c.metaObject().className().startswith("QQuickMouseArea")]
+    areas = [
+        c for c in node.childItems() if c.metaObject().className().startswith("QQuickMouseArea")
+    ]
     assert len(areas) == 1  # one tap area over the 48 dp target
     spring = areas[0].property("spring")
     assert isinstance(spring, QObject)
@@ -502,7 +504,9 @@ def test_a_release_midway_keeps_the_press_scale_s_velocity_Animatable_animateTo(
     _press(scene, b["x"] + 100, b["y"] + 50)
     qtbot.waitUntil(lambda: 0.55 < node.scale() < 0.9, timeout=3000)
     _release(scene, b["x"] + 100, b["y"] + 50)
-    area = next(c for c in node.childItems() if c.metaObject().className().startswith("QQuickMouseArea"))
+    area = next(
+        c for c in node.childItems() if c.metaObject().className().startswith("QQuickMouseArea")
+    )
     spring = area.property("spring")
     # animateFloatAsState retargets its Animatable from where it is, moving: the shrink's speed
     # carries into the way back (it does not restart from rest), and the scale never jumps.
