@@ -123,8 +123,13 @@ Item {
         width: Math.max(0, (d.growing ? Math.max(d.width, d.g.mw || 0) : d.width) - (d.g.pl || 0) - (d.g.pr || 0))
         height: Math.max(0, (d.growing ? Math.max(d.height, d.g.mh || 0) : d.height) - (d.g.pt || 0) - (d.g.pb || 0))
         // `cornerRadius` clips the content (SC: `modifier.clip(shape)`); the software scene graph
-        // clips to the bounding rectangle, images clip to the rounded shape themselves.
-        clip: d.st.hasRadius === true
+        // clips to the bounding rectangle, images clip to the rounded shape themselves. A box, row
+        // or column clips its children to its content box (inside padding and insets) while motion
+        // is on: SC `RenderPrototypeNodeContent` gives them `prototypeAnimateSize` (MO), whose
+        // `animateContentSize()` is `clipToBounds()` then the size animation, inside the node's
+        // padding. An offset child or a child's shadow past that box is cut, as on the phone.
+        clip: d.st.hasRadius === true || (preview.motion === 1
+            && (d.nodeType === "box" || d.nodeType === "row" || d.nodeType === "column"))
         source: d.n ? "nodes/" + d.n.type + ".qml" : ""
         onLoaded: {
             d.shownNode = d.n;

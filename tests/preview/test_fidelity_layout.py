@@ -356,6 +356,39 @@ def test_corner_radius_clips_the_content_SC_modifier_clip(scene: Any) -> None:  
     assert inside == (255, 0, 0) and outside != (255, 0, 0)
 
 
+def _offset_in_padded_column(scene: Any, **top: Any) -> tuple[Any, dict[str, float]]:
+    # the child is drawn 140..240 dp into the 200 dp column, whose content box is 20..180
+    kid = box("kid", 100, 60, background="#FF0000", offset={"x": 120, "y": 0})
+    root = {"type": "column", "style": {"width": "fill"}, "children": [
+        {"type": "column", "id": "col", "style": {"width": {"dp": 200}, "background": "#FFFFFF",
+         "padding": {"start": 20, "end": 20, "top": 20, "bottom": 20}}, "children": [kid]}]}  # fmt: skip
+    b = bounds(scene, spec_of(root, **top))
+    return scene.grab(), b["col"]
+
+
+def test_a_column_clips_its_children_to_its_content_box_MO_prototypeAnimateSize_clipToBounds(  # noqa: N802
+    scene: Any,
+) -> None:
+    # SC `RenderPrototypeNodeContent`: box, row and column take `prototypeAnimateSize`, which with
+    # motion on is `animateContentSize()` = `clipToBounds()` + the size animation, after the
+    # node's padding (innermost in `prototypeNodeModifier`): children are cut at the content box.
+    image, col = _offset_in_padded_column(scene)
+    y = col["y"] + 50
+    assert rgb_at(image, col["x"] + 160, y) == (255, 0, 0)  # inside the content box
+    assert rgb_at(image, col["x"] + 190, y) == (255, 255, 255)  # in the padding: cut
+    assert rgb_at(image, col["x"] + 220, y) != (255, 0, 0)  # past the column: cut
+
+
+def test_without_motion_a_column_does_not_clip_MO_prototypeAnimateSize_disabled(  # noqa: N802
+    scene: Any,
+) -> None:
+    # `prototypeAnimateSize(enabled = false)` is the bare modifier: no clip.
+    image, col = _offset_in_padded_column(scene, motion="none")
+    y = col["y"] + 50
+    assert rgb_at(image, col["x"] + 190, y) == (255, 0, 0)
+    assert rgb_at(image, col["x"] + 220, y) == (255, 0, 0)
+
+
 def test_safe_area_padding_pads_by_the_window_insets_SC_windowInsetsPadding(scene: Any) -> None:  # noqa: N802
     inner = {"type": "column", "id": "inner", "safeAreaPadding": {"edges": ["top"], "types": ["systemBars"]},
              "children": [box("b", 10, 10)]}  # fmt: skip
