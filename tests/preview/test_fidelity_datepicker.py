@@ -109,6 +109,30 @@ def _month_shown(scene: Any) -> str:
     return str(_named(scene, "datePickerMonthYear").property("text"))
 
 
+# --- the frame (DatePicker.kt `DateEntryContainer`, `DatePickerHeader`, `DatePickerContent`) ---
+
+
+def test_the_header_is_120dp_with_its_divider_and_nothing_below_the_weeks_DatePickerHeader(  # noqa: N802
+    scene: Any,
+) -> None:
+    # DatePickerHeader: `defaultMinSize(minHeight = DatePickerModalTokens.HeaderContainerHeight)`
+    # (120 dp) around the title and the headline's Row with the HorizontalDivider under it; then
+    # MonthsNavigation (MonthYearHeight 56 dp), WeekDays (48 dp) and `Month` (48 dp x 6).
+    scene.show(_spec())
+    image = scene.grab()
+    picker = item_rect(_named(scene, "datePicker"))
+    assert picker.height() == 120 + 56 + 48 + 6 * 48
+    x, top = picker.left() + 200, picker.top()
+    assert close(rgb_at(image, x, top + 119), _colour(scene, "outlineVariant"), 6)
+    assert close(rgb_at(image, x, top + 118), _colour(scene, "surfaceContainerHigh"))
+    headline = item_rect(_named(scene, "datePickerHeadline"))
+    assert headline.bottom() == pytest.approx(top + 119 - 12)  # DatePickerHeadlinePadding bottom
+    label = item_rect(_named(scene, "datePickerMonthYear"))
+    assert label.center().y() == pytest.approx(top + 120 + 28, abs=1)
+    last = item_rect(_named(scene, "monthsList"))
+    assert last.bottom() == picker.bottom()
+
+
 # --- today (DatePicker.kt `Month`: isToday; `Day`: the today BorderStroke; DatePickerColors) ----
 
 
@@ -218,7 +242,7 @@ def test_the_menu_button_opens_the_year_list_over_the_month_YearPicker(  # noqa:
     assert not _arrow_points_down(scene, image)
     # YearPicker: 335 dp high (48 x 7 - the divider), then the 1 dp divider, under the month row.
     grid = item_rect(_named(scene, "yearGrid"))
-    assert grid.top() == picker.top() + 108 + 1 + 56 and grid.height() == 335
+    assert grid.top() == picker.top() + 120 + 56 and grid.height() == 335
     assert (grid.left(), grid.width()) == (picker.left() + 12, 336)
     # GridCells.Fixed(3) with SpaceEvenly: each 72 x 36 dp year centred in a third; rows 16 dp
     # apart; first the row of `displayedYear - 1900 - YearsInRow` (2023..2025), 2026 below it.
@@ -245,7 +269,7 @@ def test_the_menu_button_opens_the_year_list_over_the_month_YearPicker(  # noqa:
     )
     # It covers the weekdays and the month: none of February's numbers shows through.
     assert _named(scene, "todayRing") is None
-    below = rgb_at(image, grid.left() + 112, grid.top() + 335 + 0.5)  # the divider
+    below = rgb_at(image, grid.left() + 112, grid.top() + 335)  # the divider
     assert close(below, _colour(scene, "outlineVariant"), 6)
 
 

@@ -2,8 +2,9 @@
 // `DatePicker(rememberDatePickerState(initialSelectedDateMillis), modifier, showModeToggle =
 // false)`, so the Picker display mode and DatePickerDefaults.YearRange 1900..2100), bound to a
 // `YYYY-MM-DD` key. Layout (DatePicker.kt `DateEntryContainer`, DatePickerModalTokens): at least
-// 360 dp wide on surfaceContainerHigh, square; a 108 dp header ("Select date" labelLarge, then the
-// picked date headlineLarge, 24 dp in); a divider; a 56 dp row with the year menu button (the month
+// 360 dp wide on surfaceContainerHigh, square; a 120 dp header (HeaderContainerHeight: "Select
+// date" labelLarge, then the picked date headlineLarge, 24 dp in, then its divider); a 56 dp row
+// with the year menu button (the month
 // and year, then the drop-down arrow) and the previous/next month buttons; the weekday initials;
 // six 48 dp week rows of this month's days only (no neighbouring days), bodyLarge, the picked day
 // onPrimary on a 40 dp primary circle, today (`preview.today`, the device's date) in primary in a
@@ -55,8 +56,11 @@ Rectangle {
         id: col
         width: parent.width
         Item {
+            // DatePickerHeader: `defaultMinSize(minHeight = HeaderContainerHeight)` (120 dp), a
+            // Column (`Arrangement.SpaceBetween`) of the title and of the headline's Row with the
+            // HorizontalDivider under it, so the divider is the header's last 1 dp.
             width: parent.width
-            height: 108
+            height: 120 - 1
             // DatePicker.kt `DatePickerTitlePadding` / `DatePickerHeadlinePadding` (start = 24 dp)
             // in `DatePickerHeader`'s Column (`Alignment.BottomStart`, `Arrangement.Start`): both
             // lines sit 24 dp in from the start, the right edge under Rtl (the window's
@@ -379,7 +383,6 @@ Rectangle {
                 }
             }
         }
-        Item { width: 1; height: 8 }
     }
     Component {
         // DatePicker.kt `YearPicker`: `requiredHeight(RecommendedSizeForAccessibility *
