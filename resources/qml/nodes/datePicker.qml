@@ -82,8 +82,8 @@ Rectangle {
                 anchors.bottomMargin: 12
                 role: "headlineLarge"
                 color: preview.colors.onSurfaceVariant
-                // DatePickerDefaults.dateFormatter's `selectedDateSkeleton`, YearAbbrMonthDaySkeleton
-                // ("yMMMd"), is "Feb 10, 2026" in en_US.
+                // DatePickerDefaults.dateFormatter's `selectedDateSkeleton`,
+                // YearAbbrMonthDaySkeleton ("yMMMd"), is "Feb 10, 2026" in en_US.
                 text: Qt.locale("en_US").toString(new Date(dp.year, dp.month, dp.day), "MMM d, yyyy")
             }
         }
@@ -169,7 +169,8 @@ Rectangle {
                             transform: Scale { origin.x: 12; xScale: preview.rtl ? -1 : 1 }
                         }
                         // The arrows are IconButtons: a 40 dp circle ripple in the navigation
-                        // content colour (onSurfaceVariant, `MonthsNavigation`'s LocalContentColor).
+                        // content colour (onSurfaceVariant, `MonthsNavigation`'s
+                        // LocalContentColor).
                         MouseArea {
                             anchors.fill: parent
                             enabled: arrow.available
@@ -212,10 +213,11 @@ Rectangle {
                 }
                 ListView {
                     // DatePicker.kt `HorizontalMonthsList`: a LazyRow of every month of the year
-                    // range, each the list's width, with DatePickerDefaults.rememberSnapFlingBehavior
-                    // (a fling settles on the next month at most: `calculateApproachOffset` 0).
-                    // Right to left, a LazyRow puts its first item at the right: the next month is
-                    // to the left, and a drag to the right brings it in.
+                    // range, each the list's width, with
+                    // DatePickerDefaults.rememberSnapFlingBehavior (a fling settles on the next
+                    // month at most: `calculateApproachOffset` 0). Right to left, a LazyRow puts
+                    // its first item at the right: the next month is to the left, and a drag to the
+                    // right brings it in.
                     id: months
                     objectName: "monthsList"
                     width: parent.width
@@ -242,8 +244,13 @@ Rectangle {
                         if (first >= 0 && first <= dp.lastMonth && first !== dp.shown) dp.shown = first;
                     }
                     function startOf(i) { return rtl ? -(i + 1) * width : i * width; }
+                    // The view fills from its first month when it is completed, before the
+                    // picker places it: that month is made empty (`placed` false), not with its
+                    // 42 cells only to be dropped.
+                    property bool placed: false
                     function jump(i) {
                         slide.stop();
+                        placed = true;
                         positionViewAtIndex(i, ListView.Beginning);
                         dp.shown = i;
                     }
@@ -275,10 +282,10 @@ Rectangle {
                     readonly property bool sliding: slide.running
                     delegate: Grid {
                         // DatePicker.kt `Month`: MaxCalendarRows (6) Rows of DaysInWeek cells, the
-                        // month's days from cell `daysFromStartOfWeekToFirstOfMonth` (CalendarModelImpl
-                        // `getMonth`: the 1st's weekday less the week's first day, mod 7), so a month
-                        // whose 1st starts the week fills the first row (Qt's MonthGrid leads with a
-                        // week of the month before).
+                        // month's days from cell `daysFromStartOfWeekToFirstOfMonth`
+                        // (CalendarModelImpl `getMonth`: the 1st's weekday less the week's first
+                        // day, mod 7), so a month whose 1st starts the week fills the first row
+                        // (Qt's MonthGrid leads with a week of the month before).
                         id: grid
                         required property int index
                         readonly property int gy: 1900 + Math.floor(index / 12)
@@ -293,7 +300,7 @@ Rectangle {
                         readonly property bool hasPicked: gy === dp.year && gm === dp.month
                         readonly property bool hasToday: gy === dp.todayYear && gm === dp.todayMonth
                         Repeater {
-                            model: 6 * 7
+                            Component.onCompleted: model = months.placed ? 6 * 7 : 0
                             Item {
                                 id: cell
                                 required property int index
@@ -409,7 +416,13 @@ Rectangle {
                 interactive: !preview.editMode
                 cacheBuffer: 0
                 model: 2100 - 1900 + 1
-                Component.onCompleted: positionViewAtIndex(Math.max(0, dp.shownYear - 1900 - 3), GridView.Beginning)
+                // As the months list: the years the grid fills from 1900 before it is placed are
+                // made empty.
+                property bool placed: false
+                Component.onCompleted: {
+                    placed = true;
+                    positionViewAtIndex(Math.max(0, dp.shownYear - 1900 - 3), GridView.Beginning);
+                }
                 delegate: Item {
                     id: yearCell
                     required property int index
@@ -425,36 +438,39 @@ Rectangle {
                         : current ? preview.colors.primary : preview.colors.onSurfaceVariant
                     width: yearGrid.cellWidth
                     height: yearGrid.cellHeight
-                    Rectangle {
-                        // SelectionYearContainerWidth x Height (72 x 36 dp), its state layer shape
-                        // full; the selected container primary.
-                        id: pill
-                        objectName: "year" + yearCell.year
-                        x: (parent.width - width) / 2
-                        width: 72; height: 36; radius: 18
-                        color: yearCell.selected ? preview.colors.primary : "transparent"
-                        border.width: yearCell.current && !yearCell.selected ? 1 : 0
-                        border.color: preview.colors.primary
-                        RoleText {
-                            anchors.centerIn: parent
-                            role: "bodyLarge"  // SelectionYearLabelTextFont
-                            text: yearCell.year
-                            color: yearCell.ink
-                        }
-                        MouseArea {
-                            anchors.fill: parent
-                            property Item ripple: null
-                            onPressed: (m) => {
-                                ripple = screen.ripple(pill, m.x, m.y, yearCell.ink,
-                                    {z: 1, tl: 18, tr: 18, br: 18, bl: 18});
+                    Repeater {
+                        Component.onCompleted: model = yearGrid.placed ? 1 : 0
+                        Rectangle {
+                            // SelectionYearContainerWidth x Height (72 x 36 dp), its state layer
+                            // shape full; the selected container primary.
+                            id: pill
+                            objectName: "year" + yearCell.year
+                            x: (parent.width - width) / 2
+                            width: 72; height: 36; radius: 18
+                            color: yearCell.selected ? preview.colors.primary : "transparent"
+                            border.width: yearCell.current && !yearCell.selected ? 1 : 0
+                            border.color: preview.colors.primary
+                            RoleText {
+                                anchors.centerIn: parent
+                                role: "bodyLarge"  // SelectionYearLabelTextFont
+                                text: yearCell.year
+                                color: yearCell.ink
                             }
-                            onReleased: if (ripple) ripple.finish()
-                            onCanceled: if (ripple) ripple.finish()
-                            // `onYearSelected`: the list closes and the months list scrolls
-                            // (`scrollToItem`, not animated) to that year's displayed month.
-                            onClicked: {
-                                dp.yearsOpen = false;
-                                months.jump(dp.monthIndex(yearCell.year, dp.shownMonth));
+                            MouseArea {
+                                anchors.fill: parent
+                                property Item ripple: null
+                                onPressed: (m) => {
+                                    ripple = screen.ripple(pill, m.x, m.y, yearCell.ink,
+                                        {z: 1, tl: 18, tr: 18, br: 18, bl: 18});
+                                }
+                                onReleased: if (ripple) ripple.finish()
+                                onCanceled: if (ripple) ripple.finish()
+                                // `onYearSelected`: the list closes and the months list scrolls
+                                // (`scrollToItem`, not animated) to that year's displayed month.
+                                onClicked: {
+                                    dp.yearsOpen = false;
+                                    months.jump(dp.monthIndex(yearCell.year, dp.shownMonth));
+                                }
                             }
                         }
                     }
