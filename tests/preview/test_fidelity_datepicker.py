@@ -387,3 +387,20 @@ def test_the_date_picker_draws_alike_on_opengl_DatePicker(tmp_path: Any) -> None
         assert close(tuple(got["selected_year"]), primary), got
         assert got["after_year_tap"] == "February 2028" and got["picked"] == "2026-02-10", got
     assert seen["messages"] == [] and done.stderr.strip() == "", done.stderr
+
+
+def test_the_month_shown_stays_across_a_direction_switch_HorizontalMonthsList(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    # The preview's direction switch lays the months list out afresh; the month shown is the
+    # picker's state (DatePickerState `displayedMonthMillis`, saved across recomposition), not the
+    # list's first month.
+    scene.show(_spec())
+    scene.grab()
+    _click(scene, _named(scene, "nextMonth"))
+    qtbot.waitUntil(lambda: _month_shown(scene) == "March 2026" and _still(scene))
+    for right_to_left in (True, False):
+        scene.controller.set_rtl(right_to_left)
+        scene.grab()
+        assert _month_shown(scene) == "March 2026"
+        assert "31" in _texts(scene, _named(scene, "monthsList"))

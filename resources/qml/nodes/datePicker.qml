@@ -239,7 +239,17 @@ Rectangle {
                     // Where the viewport's start edge is, in months (a ListView lays right to left
                     // from x = 0 leftwards: month i at x = -(i + 1) * width).
                     readonly property real position: (rtl ? -(contentX + width) : contentX) / width
+                    // A switch of the layout direction lays the list out afresh from its first
+                    // month: the month shown stays (a phone's recomposition keeps its state).
+                    property bool relaying: false
+                    onRtlChanged: {
+                        if (!placed) return;  // (the picker places it once made)
+                        var keep = dp.shown;
+                        relaying = true;
+                        Qt.callLater(function() { relaying = false; jump(keep); });
+                    }
                     onPositionChanged: {
+                        if (relaying) return;
                         var first = Math.floor(position + 0.001);
                         if (first >= 0 && first <= dp.lastMonth && first !== dp.shown) dp.shown = first;
                     }
