@@ -8,6 +8,7 @@ import json
 import logging
 import math
 from collections.abc import Callable, Iterable, Mapping
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,7 @@ class PreviewController(QObject):
     deviceChanged = Signal()
     insetsChanged = Signal()
     chromeChanged = Signal()
+    todayChanged = Signal()
     nodeClicked = Signal(str)
     platformRequested = Signal(object)
     runtimeEvent = Signal(object)
@@ -105,6 +107,7 @@ class PreviewController(QObject):
         self._refusal = ""
         self._engine: Any = None
         self._clock24 = False
+        self._today: date | None = None
         self._rtl = False
         self._fonts: dict[str, str] = {}
         # Resolved styles by their authored style (JSON) for `_styles_scheme` and `_fonts`.
@@ -472,6 +475,15 @@ class PreviewController(QObject):
         self._tree.invalidate_all()
         self._schedule_layout()
 
+    def set_today(self, day: date | None) -> None:
+        """The device's date, which a date picker marks as today (DatePicker.kt
+        `HorizontalMonthsList`: `calendarModel.today`, the phone's clock in its own time zone);
+        None (the default) stands the host's local date for it. Tests fix it here, as they fix
+        the 24-hour setting with `set_clock24`, rather than read the real clock."""
+        if day != self._today:
+            self._today = day
+            self.todayChanged.emit()
+
     def set_rtl(self, on: bool) -> None:
         """The device's layout direction: right to left stands for an Arabic or Hebrew locale,
         under which AutoMobile's renderer composes (`LocalLayoutDirection` Rtl): every start and
@@ -680,6 +692,11 @@ class PreviewController(QObject):
     def _get_clock24(self) -> int:
         return int(self._clock24)
 
+    def _get_today(self) -> str:
+        # The host's date is read when a picker asks (a studio left open past midnight shows the
+        # old day until the next scene or theme change re-reads it).
+        return (self._today or date.today()).isoformat()
+
     def _get_rtl(self) -> int:
         return int(self._rtl)
 
@@ -711,6 +728,8 @@ class PreviewController(QObject):
     keyboard = Property(int, _get_keyboard, notify=insetsChanged)
     clock24 = Property(int, _get_clock24, notify=deviceChanged)
     rtl = Property(int, _get_rtl, notify=deviceChanged)
+    #: The device's date as `YYYY-MM-DD` (`set_today`).
+    today = Property(str, _get_today, notify=todayChanged)
     iconFont = Property(str, _get_icon_font, constant=True)
     #: The phone's own text (the status bar's clock): Roboto, whatever the prototype's theme says.
     systemFont = Property(str, _get_system_font, constant=True)

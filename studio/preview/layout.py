@@ -1043,9 +1043,10 @@ def _time_picker(host: Host, ln: LNode, box: Box, limit: float) -> tuple[float, 
 
 
 def _date_picker(host: Host, ln: LNode, box: Box, limit: float) -> tuple[float, float]:
-    """At least 360 dp wide; the 108 dp header, a 1 dp divider, the 56 dp month row, the 48 dp
-    weekday row, six 48 dp weeks and 8 dp below (nodes/datePicker.qml, DatePickerModalTokens)."""
-    return 360.0, 108 + 1 + 56 + 48 + 6 * 48 + 8.0
+    """At least 360 dp wide; the 120 dp header with its divider (HeaderContainerHeight), the 56
+    dp month row, the 48 dp weekday row and six 48 dp weeks, nothing below (DatePicker.kt
+    `DateEntryContainer`, `DatePickerContent`; nodes/datePicker.qml)."""
+    return 360.0, 120 + 56 + 48 + 6 * 48.0
 
 
 ContentFn = Callable[[Host, LNode, Box, float], tuple[float, float]]

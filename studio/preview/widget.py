@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from datetime import date
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, Signal
@@ -244,6 +245,10 @@ class PreviewWidget(QWidget):
     def set_clock24(self, on: bool) -> None:
         """The device's 24-hour clock setting, which time pickers without `is24Hour` follow."""
         self._controller.set_clock24(on)
+
+    def set_today(self, day: date | None) -> None:
+        """The device's date, which date pickers mark as today (None: the host's local date)."""
+        self._controller.set_today(day)
 
     def set_rtl(self, on: bool) -> None:
         """The device's layout direction: right to left, as under an Arabic or Hebrew locale."""

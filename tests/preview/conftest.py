@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "build" / "screenshots"
+#: The device's date in the preview fixtures (`PreviewController.set_today`): a date picker marks
+#: it as today, so the fixtures fix it rather than read the real clock. No test's picker shows it
+#: unless the test means to.
+TODAY = date(2030, 6, 15)
 
 
 @pytest.fixture(scope="session")
@@ -29,6 +34,18 @@ def scene(quick: Any) -> Iterator[Any]:
     from studio.preview.render import HeadlessScene
 
     made = HeadlessScene(412, 915, "light", chrome=False)
+    made.controller.set_today(TODAY)
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def rtl(quick: Any) -> Iterator[Any]:
+    """The `scene` fixture's frameless 412x915 scene, laid out right to left."""
+    from studio.preview.render import HeadlessScene
+
+    made = HeadlessScene(412, 915, "light", chrome=False, rtl=True)
+    made.controller.set_today(TODAY)
     yield made
     made.close()
 
@@ -41,6 +58,7 @@ def preview(quick: Any, qtbot: Any) -> Iterator[Any]:
     widget = PreviewWidget(show_frame=False)
     # Without the device chrome (as the `scene` fixture): the window is the whole screen.
     widget.set_device_chrome(False)
+    widget.set_today(TODAY)
     widget.resize(412, 915)
     qtbot.addWidget(widget)
     widget.show()

@@ -487,7 +487,7 @@ def test_Month_first_row_starts_at_daysFromStartOfWeekToFirstOfMonth(  # noqa: N
     texts = {
         str(i.property("text")): item_rect(i) for i in find_items(scene.screen_item(), "RoleText")
     }
-    weekday_row = 108 + 1 + 56  # the header, the divider, the month navigation
+    weekday_row = 120 + 56  # the header with its divider (HeaderContainerHeight), the month row
     first = texts["1"]
     assert first.center().y() - picker["y"] == pytest.approx(weekday_row + 48 + 24, abs=1)
     assert first.center().x() - picker["x"] == pytest.approx(12 + 48 * column_of_1st + 24, abs=1)

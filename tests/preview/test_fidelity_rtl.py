@@ -8,7 +8,6 @@ absolute ones do not (a gradient's line, the icons, the window's `Gravity.START`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +19,6 @@ from tests.preview.fidelity import bounds, box, close, hex_rgb, rgb_at, spec_of
 from tests.preview.helpers import item_rect, pixels
 
 W, H = 412, 915
-
-
-@pytest.fixture
-def rtl(quick: Any) -> Iterator[Any]:
-    """The `scene` fixture's frameless 412x915 scene, laid out right to left."""
-    from studio.preview.render import HeadlessScene
-
-    made = HeadlessScene(412, 915, "light", chrome=False, rtl=True)
-    yield made
-    made.close()
 
 
 def _mirrored(ltr: dict[str, float], width: float = W) -> float:
@@ -501,10 +490,13 @@ def test_a_tap_on_a_mirrored_day_or_arrow_does_what_it_shows_DatePicker_Day_onCl
     def month_shown() -> str:
         return str(_named(preview, "datePickerMonthYear").property("text"))
 
+    def still() -> bool:  # the arrows' slide over (`animateScrollToItem`)
+        return not _named(preview, "monthsList").property("sliding")
+
     click(_named(preview, "nextMonth"))  # the left arrow
-    qtbot.waitUntil(lambda: month_shown() == "March 2026")
+    qtbot.waitUntil(lambda: month_shown() == "March 2026" and still())
     click(_named(preview, "previousMonth"))
-    qtbot.waitUntil(lambda: month_shown() == "February 2026")
+    qtbot.waitUntil(lambda: month_shown() == "February 2026" and still())
     day = _texts_in(_named(preview, "datePicker"))["21"]  # a Saturday: the week's left end
     assert _x_span(day)[0] < _x_span(_texts_in(_named(preview, "datePicker"))["15"])[0]
     click(day)

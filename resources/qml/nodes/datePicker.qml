@@ -1,13 +1,22 @@
 // datePicker: the Material 3 date picker without its mode toggle (MC `RenderPrototypeDatePicker`:
-// `DatePicker(state, modifier, showModeToggle = false)`), bound to a `YYYY-MM-DD` key. Layout
-// (DatePicker.kt `DateEntryContainer`, DatePickerModalTokens): at least 360 dp wide on
-// surfaceContainerHigh, square; a 108 dp header ("Select date" labelLarge, then the picked date
-// headlineLarge, 24 dp in); a divider; a 56 dp row with the month and year and the previous/next
-// month buttons; the weekday initials; six 48 dp week rows of this month's days only (no
-// neighbouring days), bodyLarge, the picked day onPrimary on a 40 dp primary circle. Picking a
-// day binds the key and runs onTap (RT `Choose`); the arrows only change the month shown. Under
-// Rtl (the window's LayoutMirroring) it mirrors as DatePicker.kt does: header and month label 24 dp
-// from the right, the arrows at the left and flipped, the week from the right.
+// `DatePicker(rememberDatePickerState(initialSelectedDateMillis), modifier, showModeToggle =
+// false)`, so the Picker display mode and DatePickerDefaults.YearRange 1900..2100), bound to a
+// `YYYY-MM-DD` key. Layout (DatePicker.kt `DateEntryContainer`, DatePickerModalTokens): at least
+// 360 dp wide on surfaceContainerHigh, square; a 120 dp header (HeaderContainerHeight: "Select
+// date" labelLarge, then the picked date headlineLarge, 24 dp in, then its divider); a 56 dp row
+// with the year menu button (the month
+// and year, then the drop-down arrow) and the previous/next month buttons; the weekday initials;
+// six 48 dp week rows of this month's days only (no neighbouring days), bodyLarge, the picked day
+// onPrimary on a 40 dp primary circle, today (`preview.today`, the device's date) in primary in a
+// 1 dp primary ring unless it is picked. The months are a horizontal list paged by a drag
+// (`HorizontalMonthsList`), and the menu button shows the year list over them (`YearPicker`).
+// Picking a day binds the key and runs onTap (RT `Choose`); the arrows, a drag and the year list
+// only change the month shown. Under Rtl (the window's LayoutMirroring) it mirrors as
+// DatePicker.kt does: header and month label 24 dp from the right, the arrows at the left and
+// flipped, the week and the year list's rows from the right, the next month to the left.
+//
+// Only the month on screen has a delegate (its neighbour too while a drag or slide moves them),
+// and the year list is made only while it is open.
 import QtQuick
 import QtQuick.Controls
 import ".."
@@ -19,12 +28,24 @@ Rectangle {
     readonly property int year: Number(iso.slice(0, 4))
     readonly property int month: Number(iso.slice(5, 7)) - 1
     readonly property int day: Number(iso.slice(8, 10))
-    property int shownYear: 2024
-    property int shownMonth: 0
-    function showPicked() {
-        shownYear = Number(iso.slice(0, 4));
-        shownMonth = Number(iso.slice(5, 7)) - 1;
-    }
+    // CalendarModel `today`: the device's date (PreviewController `today`).
+    readonly property string todayIso: preview.today
+    readonly property int todayYear: Number(todayIso.slice(0, 4))
+    readonly property int todayMonth: Number(todayIso.slice(5, 7)) - 1
+    readonly property int todayDay: Number(todayIso.slice(8, 10))
+    // The month shown, as months since January 1900 (DatePickerDefaults.YearRange.first): the
+    // months list's first visible item (`updateDisplayedMonth`: `firstVisibleItemIndex`).
+    property int shown: 0
+    readonly property int shownYear: 1900 + Math.floor(shown / 12)
+    readonly property int shownMonth: shown % 12
+    // DatePickerContent's `yearPickerVisible`; never a state key (only a day tap picks a date).
+    property bool yearsOpen: false
+    readonly property bool animate: preview.motion && !preview.editMode
+    readonly property int lastMonth: (2100 - 1900 + 1) * 12 - 1  // numberOfMonthsInRange - 1
+    function monthIndex(y, m) { return Math.max(0, Math.min(lastMonth, (y - 1900) * 12 + m)); }
+    // RenderPrototypeDatePicker's LaunchedEffect(millis): a new bound date shows its month
+    // (`displayedMonthMillis`, then DatePickerContent's `scrollToItem(monthIndex)`, not animated).
+    function showPicked() { months.jump(monthIndex(year, month)); }
     onIsoChanged: showPicked()
     Component.onCompleted: showPicked()
     function pad(v) { return (v < 10 ? "0" : "") + v; }
@@ -35,8 +56,11 @@ Rectangle {
         id: col
         width: parent.width
         Item {
+            // DatePickerHeader: `defaultMinSize(minHeight = HeaderContainerHeight)` (120 dp), a
+            // Column (`Arrangement.SpaceBetween`) of the title and of the headline's Row with the
+            // HorizontalDivider under it, so the divider is the header's last 1 dp.
             width: parent.width
-            height: 108
+            height: 120 - 1
             // DatePicker.kt `DatePickerTitlePadding` / `DatePickerHeadlinePadding` (start = 24 dp)
             // in `DatePickerHeader`'s Column (`Alignment.BottomStart`, `Arrangement.Start`): both
             // lines sit 24 dp in from the start, the right edge under Rtl (the window's
@@ -58,8 +82,8 @@ Rectangle {
                 anchors.bottomMargin: 12
                 role: "headlineLarge"
                 color: preview.colors.onSurfaceVariant
-                // DatePickerDefaults.dateFormatter's `selectedDateSkeleton`, YearAbbrMonthDaySkeleton
-                // ("yMMMd"), is "Feb 10, 2026" in en_US.
+                // DatePickerDefaults.dateFormatter's `selectedDateSkeleton`,
+                // YearAbbrMonthDaySkeleton ("yMMMd"), is "Feb 10, 2026" in en_US.
                 text: Qt.locale("en_US").toString(new Date(dp.year, dp.month, dp.day), "MMM d, yyyy")
             }
         }
@@ -68,27 +92,70 @@ Rectangle {
             width: parent.width
             height: 56
             // DatePicker.kt `MonthsNavigation`: a Row (`Arrangement.SpaceBetween`, 12 dp in) of the
-            // year menu button (its label 24 dp in) at the start, then a Row of the previous and
-            // next IconButtons at the end; under Rtl the label is at the right, the pair at the
-            // left with previous at its right.
-            RoleText {
-                objectName: "datePickerMonthYear"
+            // year menu button at the start, then a Row of the previous and next IconButtons at the
+            // end (only while the year list is closed); under Rtl the button is at the right, the
+            // pair at the left with previous at its right.
+            Item {
+                // `YearPickerMenuButton`: a TextButton (CircleShape, 40 dp high, ButtonDefaults
+                // TextButtonContentPadding 12 dp at each side) of the month and year (labelLarge in
+                // `navigationContentColor`, onSurfaceVariant), ButtonDefaults.IconSpacing (8 dp),
+                // then Icons.Filled.ArrowDropDown in the button's content colour, which is
+                // `textButtonColors(contentColor = LocalContentColor.current)`: the colour the
+                // picker sits in (onSurface), rotated 180° while the year list is open.
+                id: yearButton
+                objectName: "yearMenuButton"
                 anchors.left: parent.left
-                anchors.leftMargin: 24
+                anchors.leftMargin: 12
                 anchors.verticalCenter: parent.verticalCenter
-                role: "labelLarge"
-                color: preview.colors.onSurfaceVariant
-                text: Qt.locale("en_US").standaloneMonthName(dp.shownMonth) + " " + dp.shownYear
+                width: 12 + monthYear.implicitWidth + 8 + 24 + 12
+                height: 40
+                RoleText {
+                    id: monthYear
+                    objectName: "datePickerMonthYear"
+                    anchors.left: parent.left
+                    anchors.leftMargin: 12
+                    anchors.verticalCenter: parent.verticalCenter
+                    role: "labelLarge"
+                    color: preview.colors.onSurfaceVariant
+                    // DatePickerDefaults.YearMonthSkeleton ("yMMMM"): "February 2026" in en_US.
+                    text: Qt.locale("en_US").standaloneMonthName(dp.shownMonth) + " " + dp.shownYear
+                }
+                MIcon {
+                    objectName: "yearMenuArrow"
+                    anchors.left: monthYear.right
+                    anchors.leftMargin: 8
+                    anchors.verticalCenter: parent.verticalCenter
+                    name: "arrow_drop_down"
+                    color: d.contentColor
+                    rotation: dp.yearsOpen ? 180 : 0  // `Modifier.rotate`, not animated
+                }
+                MouseArea {
+                    anchors.fill: parent
+                    property Item ripple: null
+                    onPressed: (e) => {
+                        ripple = screen.ripple(parent, e.x, e.y, d.contentColor,
+                            {z: 1, tl: 20, tr: 20, br: 20, bl: 20});
+                    }
+                    onReleased: if (ripple) ripple.finish()
+                    onCanceled: if (ripple) ripple.finish()
+                    onClicked: dp.yearsOpen = !dp.yearsOpen  // `onYearPickerButtonClicked`
+                }
             }
             Row {
                 anchors.right: parent.right
                 anchors.rightMargin: 12
                 anchors.verticalCenter: parent.verticalCenter
+                visible: !dp.yearsOpen
                 Repeater {
                     model: ["chevron_left", "chevron_right"]
                     Item {
+                        id: arrow
                         required property string modelData
                         required property int index
+                        // IconButton `enabled = previousAvailable / nextAvailable`: the months
+                        // list can scroll that way (not before January 1900, after December 2100);
+                        // a disabled IconButton draws its content at 0.38.
+                        readonly property bool available: index === 0 ? dp.shown > 0 : dp.shown < dp.lastMonth
                         objectName: index === 0 ? "previousMonth" : "nextMonth"
                         width: 48; height: 48
                         MIcon {
@@ -98,12 +165,15 @@ Rectangle {
                             anchors.centerIn: parent
                             name: parent.modelData
                             color: preview.colors.onSurfaceVariant
+                            opacity: arrow.available ? 1 : 0.38
                             transform: Scale { origin.x: 12; xScale: preview.rtl ? -1 : 1 }
                         }
                         // The arrows are IconButtons: a 40 dp circle ripple in the navigation
-                        // content colour (onSurfaceVariant, `MonthsNavigation`'s LocalContentColor).
+                        // content colour (onSurfaceVariant, `MonthsNavigation`'s
+                        // LocalContentColor).
                         MouseArea {
                             anchors.fill: parent
+                            enabled: arrow.available
                             property Item ripple: null
                             onPressed: (e) => {
                                 ripple = screen.ripple(parent, e.x - 4, e.y - 4, preview.colors.onSurfaceVariant,
@@ -111,86 +181,317 @@ Rectangle {
                             }
                             onReleased: if (ripple) ripple.finish()
                             onCanceled: if (ripple) ripple.finish()
-                            onClicked: {
-                                var m = dp.shownMonth + (parent.index === 0 ? -1 : 1);
-                                dp.shownYear += Math.floor(m / 12);
-                                dp.shownMonth = (m + 12) % 12;
+                            onClicked: months.go(arrow.index === 0 ? -1 : 1)
+                        }
+                    }
+                }
+            }
+        }
+        Item {
+            // DatePickerContent's Box: the weekdays and the months list, and over them, while
+            // open, the year list.
+            id: box
+            width: parent.width
+            height: 48 + 6 * 48
+            Column {
+                x: 12
+                width: 7 * 48
+                // DatePicker.kt `WeekDays` and `Month`: Rows of the week from its first day at the
+                // start: DayOfWeekRow and each month's Grid follow LayoutMirroring (the right first
+                // under Rtl), and a cell's own MouseArea picks the date that cell draws (`Day`'s
+                // onClick).
+                DayOfWeekRow {
+                    width: parent.width
+                    height: 48
+                    locale: Qt.locale("en_US")
+                    delegate: RoleText {
+                        required property string shortName
+                        text: shortName.slice(0, 1)
+                        role: "bodyLarge"
+                        horizontalAlignment: Text.AlignHCenter
+                    }
+                }
+                ListView {
+                    // DatePicker.kt `HorizontalMonthsList`: a LazyRow of every month of the year
+                    // range, each the list's width, with
+                    // DatePickerDefaults.rememberSnapFlingBehavior (a fling settles on the next
+                    // month at most: `calculateApproachOffset` 0). Right to left, a LazyRow puts
+                    // its first item at the right: the next month is to the left, and a drag to the
+                    // right brings it in.
+                    id: months
+                    objectName: "monthsList"
+                    width: parent.width
+                    height: 6 * 48
+                    orientation: ListView.Horizontal
+                    snapMode: ListView.SnapOneItem
+                    boundsBehavior: Flickable.StopAtBounds
+                    clip: true
+                    interactive: !preview.editMode
+                    cacheBuffer: 0
+                    // No current item (a ListView keeps that one made wherever the view is), and
+                    // not a month whose edge only touches the view's (a LazyRow composes only
+                    // what its viewport shows).
+                    currentIndex: -1
+                    displayMarginBeginning: -1
+                    displayMarginEnd: -1
+                    model: dp.lastMonth + 1
+                    readonly property bool rtl: effectiveLayoutDirection === Qt.RightToLeft
+                    // Where the viewport's start edge is, in months (a ListView lays right to left
+                    // from x = 0 leftwards: month i at x = -(i + 1) * width).
+                    readonly property real position: (rtl ? -(contentX + width) : contentX) / width
+                    // A switch of the layout direction lays the list out afresh from its first
+                    // month: the month shown stays (a phone's recomposition keeps its state).
+                    property bool relaying: false
+                    onRtlChanged: {
+                        if (!placed) return;  // (the picker places it once made)
+                        var keep = dp.shown;
+                        relaying = true;
+                        Qt.callLater(function() { relaying = false; jump(keep); });
+                    }
+                    onPositionChanged: {
+                        if (relaying) return;
+                        var first = Math.floor(position + 0.001);
+                        if (first >= 0 && first <= dp.lastMonth && first !== dp.shown) dp.shown = first;
+                    }
+                    function startOf(i) { return rtl ? -(i + 1) * width : i * width; }
+                    // The view fills from its first month when it is completed, before the
+                    // picker places it: that month is made empty (`placed` false), not with its
+                    // 42 cells only to be dropped.
+                    property bool placed: false
+                    function jump(i) {
+                        slide.stop();
+                        placed = true;
+                        positionViewAtIndex(i, ListView.Beginning);
+                        dp.shown = i;
+                    }
+                    // MonthsNavigation's onNextClicked / onPreviousClicked:
+                    // `animateScrollToItem(firstVisibleItemIndex ± 1)`, the lazy list's animated
+                    // scroll (LazyAnimateScroll.kt: AnimationState `animateTo`, the default
+                    // `spring()`: no bounce, StiffnessMedium 1500, w = 38.7 rad/s).
+                    function go(step) {
+                        var to = Math.max(0, Math.min(dp.lastMonth, dp.shown + step));
+                        if (!dp.animate) { jump(to); return; }
+                        slide.stop();
+                        slide.to = startOf(to);
+                        slide.start();
+                    }
+                    NumberAnimation {
+                        // The critically damped spring from rest, x(t) = 1 - (1 + wt)e^-wt, to 1 %
+                        // at wt = 6.64 (171 ms at w = 38.7), on MotionDelegate.qml's Bezier fit of
+                        // that curve.
+                        id: slide
+                        objectName: "monthSlide"
+                        target: months
+                        property: "contentX"
+                        duration: 171
+                        easing.type: Easing.BezierSpline
+                        easing.bezierCurve: [0.17, 0, 0.15, 1, 1, 1]
+                    }
+                    onMovementStarted: slide.stop()
+                    // Whether an arrow's slide is under way (the tests wait for it to end).
+                    readonly property bool sliding: slide.running
+                    delegate: Grid {
+                        // DatePicker.kt `Month`: MaxCalendarRows (6) Rows of DaysInWeek cells, the
+                        // month's days from cell `daysFromStartOfWeekToFirstOfMonth`
+                        // (CalendarModelImpl `getMonth`: the 1st's weekday less the week's first
+                        // day, mod 7), so a month whose 1st starts the week fills the first row
+                        // (Qt's MonthGrid leads with a week of the month before).
+                        id: grid
+                        required property int index
+                        readonly property int gy: 1900 + Math.floor(index / 12)
+                        readonly property int gm: index % 12
+                        objectName: "monthDays"
+                        columns: 7
+                        width: months.width
+                        height: months.height
+                        readonly property int lead:
+                            (new Date(gy, gm, 1).getDay() - Qt.locale("en_US").firstDayOfWeek + 7) % 7
+                        readonly property int days: new Date(gy, gm + 1, 0).getDate()
+                        readonly property bool hasPicked: gy === dp.year && gm === dp.month
+                        readonly property bool hasToday: gy === dp.todayYear && gm === dp.todayMonth
+                        Repeater {
+                            Component.onCompleted: model = months.placed ? 6 * 7 : 0
+                            Item {
+                                id: cell
+                                required property int index
+                                readonly property int day: index - grid.lead + 1
+                                readonly property bool inMonth: day >= 1 && day <= grid.days
+                                readonly property bool picked: inMonth && grid.hasPicked && day === dp.day
+                                // `Month`: `isToday = dateInMillis == todayMillis`; `Day` draws
+                                // BorderStroke(DateTodayContainerOutlineWidth 1 dp,
+                                // todayDateBorderColor) only `if (today && !selected)`.
+                                readonly property bool today: inMonth && grid.hasToday && day === dp.todayDay
+                                // DatePickerColors `dayContentColor`: selected first, then today
+                                // (DateTodayLabelTextColor, primary), then onSurface.
+                                readonly property color ink: picked ? preview.colors.onPrimary
+                                    : today ? preview.colors.primary : preview.colors.onSurface
+                                width: 48
+                                height: 48
+                                Rectangle {
+                                    // `Day`'s Surface: DateContainerShape (full) 40 dp, the
+                                    // selected container primary; the today ring inside its edge
+                                    // (a BorderStroke is drawn within the shape).
+                                    objectName: cell.picked ? "pickedDay" : cell.today ? "todayRing" : ""
+                                    anchors.centerIn: parent
+                                    visible: cell.picked || cell.today
+                                    width: 40; height: 40; radius: 20
+                                    color: cell.picked ? preview.colors.primary : "transparent"
+                                    border.width: cell.picked ? 0 : 1
+                                    border.color: preview.colors.primary
+                                }
+                                RoleText {
+                                    anchors.centerIn: parent
+                                    visible: cell.inMonth
+                                    role: "bodyLarge"
+                                    text: cell.day
+                                    color: cell.ink
+                                }
+                                // A press ripples in the day's 40 dp circle (`Day`: a Surface with
+                                // CircleShape and onClick) in the day's content colour, over its
+                                // number.
+                                MouseArea {
+                                    anchors.fill: parent
+                                    enabled: cell.inMonth
+                                    property Item ripple: null
+                                    onPressed: (m) => {
+                                        ripple = screen.ripple(cell, m.x - 4, m.y - 4, cell.ink,
+                                            {x: 4, y: 4, width: 40, height: 40, z: 1, tl: 20, tr: 20, br: 20, bl: 20});
+                                    }
+                                    onReleased: if (ripple) ripple.finish()
+                                    onCanceled: if (ripple) ripple.finish()
+                                    onClicked: preview.choose(d.n, d.p.stateKey || "",
+                                        grid.gy + "-" + dp.pad(grid.gm + 1) + "-" + dp.pad(cell.day))
+                                }
                             }
                         }
                     }
                 }
             }
-        }
-        // DatePicker.kt `WeekDays` and `Month`: Rows of the week from its first day at the start:
-        // DayOfWeekRow and the Grid below follow LayoutMirroring (the right first under Rtl), and
-        // a cell's own MouseArea picks the date that cell draws (`Day`'s onClick).
-        DayOfWeekRow {
-            x: 12
-            width: parent.width - 24
-            height: 48
-            locale: Qt.locale("en_US")
-            delegate: RoleText {
-                required property string shortName
-                text: shortName.slice(0, 1)
-                role: "bodyLarge"
-                horizontalAlignment: Text.AlignHCenter
+            // The year list over the weekdays and months (DatePickerContent's AnimatedVisibility:
+            // `expandVertically() + fadeIn(initialAlpha = 0.6f)` on MotionSchemeKeyTokens
+            // DefaultEffects, `shrinkVertically() + fadeOut()` on FastEffects, clipped). Both
+            // springs are critically damped: stiffness 1600 (w = 40 rad/s) in, 3800 (w = 61.6) out,
+            // to 1 % at wt = 6.64: 166 ms and 108 ms. `expandVertically`'s default `expandFrom =
+            // Alignment.Bottom` shows the list's bottom first in a clip growing down.
+            property real yearsReveal: dp.yearsOpen ? 1 : 0
+            Behavior on yearsReveal {
+                enabled: dp.animate
+                NumberAnimation {
+                    duration: dp.yearsOpen ? 166 : 108
+                    easing.type: Easing.BezierSpline
+                    easing.bezierCurve: [0.17, 0, 0.15, 1, 1, 1]
+                }
             }
-        }
-        Grid {
-            // DatePicker.kt `Month`: MaxCalendarRows (6) Rows of DaysInWeek cells, the month's
-            // days from cell `daysFromStartOfWeekToFirstOfMonth` (CalendarModelImpl `getMonth`:
-            // the 1st's weekday less the week's first day, mod 7), so a month whose 1st starts the
-            // week fills the first row (Qt's MonthGrid leads with a week of the month before).
-            id: grid
-            objectName: "monthDays"
-            x: 12
-            columns: 7
-            readonly property int lead:
-                (new Date(dp.shownYear, dp.shownMonth, 1).getDay() - Qt.locale("en_US").firstDayOfWeek + 7) % 7
-            readonly property int days: new Date(dp.shownYear, dp.shownMonth + 1, 0).getDate()
-            Repeater {
-                model: 6 * 7
-                Item {
-                    id: cell
-                    required property int index
-                    readonly property int day: index - grid.lead + 1
-                    readonly property bool inMonth: day >= 1 && day <= grid.days
-                    readonly property bool picked: inMonth && dp.shownYear === dp.year
-                        && dp.shownMonth === dp.month && day === dp.day
-                    width: 48
-                    height: 48
-                    Rectangle {
-                        anchors.centerIn: parent
-                        visible: cell.picked
-                        width: 40; height: 40; radius: 20
-                        color: preview.colors.primary
-                    }
-                    RoleText {
-                        anchors.centerIn: parent
-                        visible: cell.inMonth
-                        role: "bodyLarge"
-                        text: cell.day
-                        color: cell.picked ? preview.colors.onPrimary : preview.colors.onSurface
-                    }
-                    // A press ripples in the day's 40 dp circle (`Day`: a Surface with CircleShape
-                    // and onClick) in the day's content colour, over its number.
-                    MouseArea {
-                        anchors.fill: parent
-                        enabled: cell.inMonth
-                        property Item ripple: null
-                        onPressed: (m) => {
-                            ripple = screen.ripple(cell, m.x - 4, m.y - 4,
-                                cell.picked ? preview.colors.onPrimary : preview.colors.onSurface,
-                                {x: 4, y: 4, width: 40, height: 40, z: 1, tl: 20, tr: 20, br: 20, bl: 20});
-                        }
-                        onReleased: if (ripple) ripple.finish()
-                        onCanceled: if (ripple) ripple.finish()
-                        onClicked: preview.choose(d.n, d.p.stateKey || "",
-                            dp.shownYear + "-" + dp.pad(dp.shownMonth + 1) + "-" + dp.pad(cell.day))
-                    }
+            Item {
+                id: yearsClip
+                objectName: "yearPickerClip"
+                visible: box.yearsReveal > 0
+                width: parent.width
+                height: Math.round(parent.height * box.yearsReveal)
+                clip: true
+                z: 1
+                Loader {
+                    y: yearsClip.height - height
+                    width: parent.width
+                    height: box.height
+                    active: yearsClip.visible
+                    opacity: dp.yearsOpen ? 0.6 + 0.4 * box.yearsReveal : box.yearsReveal
+                    sourceComponent: yearPicker
                 }
             }
         }
-        Item { width: 1; height: 8 }
+    }
+    Component {
+        // DatePicker.kt `YearPicker`: `requiredHeight(RecommendedSizeForAccessibility *
+        // (MaxCalendarRows + 1) - DividerDefaults.Thickness)` (335 dp), 12 dp in at each side, on
+        // the container colour; a LazyVerticalGrid of GridCells.Fixed(YearsInRow = 3) columns
+        // (`Arrangement.SpaceEvenly`: a year centred in each third) and rows
+        // `Arrangement.spacedBy(YearsVerticalPadding = 16 dp)`, first showing the row of
+        // `displayedYear - yearRange.first - YearsInRow` (the year shown in the second row);
+        // then a HorizontalDivider. Right to left, the grid's rows start at the right.
+        id: yearPicker
+        Rectangle {
+            objectName: "yearPicker"
+            color: preview.colors.surfaceContainerHigh
+            GridView {
+                id: yearGrid
+                objectName: "yearGrid"
+                x: 12
+                width: parent.width - 24
+                height: 6 * 48 + 48 - 1
+                cellWidth: width / 3
+                cellHeight: 36 + 16
+                clip: true
+                boundsBehavior: Flickable.StopAtBounds
+                interactive: !preview.editMode
+                cacheBuffer: 0
+                model: 2100 - 1900 + 1
+                // As the months list: the years the grid fills from 1900 before it is placed are
+                // made empty.
+                property bool placed: false
+                Component.onCompleted: {
+                    placed = true;
+                    positionViewAtIndex(Math.max(0, dp.shownYear - 1900 - 3), GridView.Beginning);
+                }
+                delegate: Item {
+                    id: yearCell
+                    required property int index
+                    readonly property int year: 1900 + index
+                    // `Year`: selected is the displayed month's year; the current year (today's)
+                    // gets the day's today ring (DateTodayContainerOutlineWidth,
+                    // todayDateBorderColor) unless selected. DatePickerColors `yearContentColor`:
+                    // selected onPrimary, current primary, else onSurfaceVariant
+                    // (SelectionYearUnselectedLabelTextColor).
+                    readonly property bool selected: year === dp.shownYear
+                    readonly property bool current: year === dp.todayYear
+                    readonly property color ink: selected ? preview.colors.onPrimary
+                        : current ? preview.colors.primary : preview.colors.onSurfaceVariant
+                    width: yearGrid.cellWidth
+                    height: yearGrid.cellHeight
+                    Repeater {
+                        Component.onCompleted: model = yearGrid.placed ? 1 : 0
+                        Rectangle {
+                            // SelectionYearContainerWidth x Height (72 x 36 dp), its state layer
+                            // shape full; the selected container primary.
+                            id: pill
+                            objectName: "year" + yearCell.year
+                            x: (parent.width - width) / 2
+                            width: 72; height: 36; radius: 18
+                            color: yearCell.selected ? preview.colors.primary : "transparent"
+                            border.width: yearCell.current && !yearCell.selected ? 1 : 0
+                            border.color: preview.colors.primary
+                            RoleText {
+                                anchors.centerIn: parent
+                                role: "bodyLarge"  // SelectionYearLabelTextFont
+                                text: yearCell.year
+                                color: yearCell.ink
+                            }
+                            MouseArea {
+                                anchors.fill: parent
+                                property Item ripple: null
+                                onPressed: (m) => {
+                                    ripple = screen.ripple(pill, m.x, m.y, yearCell.ink,
+                                        {z: 1, tl: 18, tr: 18, br: 18, bl: 18});
+                                }
+                                onReleased: if (ripple) ripple.finish()
+                                onCanceled: if (ripple) ripple.finish()
+                                // `onYearSelected`: the list closes and the months list scrolls
+                                // (`scrollToItem`, not animated) to that year's displayed month.
+                                onClicked: {
+                                    dp.yearsOpen = false;
+                                    months.jump(dp.monthIndex(yearCell.year, dp.shownMonth));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Rectangle {
+                y: yearGrid.height
+                width: parent.width
+                height: 1
+                color: preview.colors.outlineVariant
+            }
+        }
     }
 }
