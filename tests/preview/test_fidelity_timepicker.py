@@ -313,3 +313,85 @@ def test_a_time_set_from_outside_moves_the_selector_at_once_TimePicker_hour_sett
     preview.runtime.set_value("h", 2)
     qtbot.waitUntil(lambda: same_angle(dial.angle, 2 * RPH - math.pi / 2))
     assert dial.settled()
+
+
+@pytest.mark.xvfb
+@pytest.mark.timeout(120)
+def test_the_dial_taps_drags_and_springs_alike_on_opengl_TimePicker_ClockDialNode(  # noqa: N802
+    tmp_path: Any,
+) -> None:
+    """The same tap and drag on the OpenGL scene graph (xcb on a private Xvfb, a child process):
+    the inner-ring hour, the switch to minutes, the dragged minute the selector settles on, one
+    onTap per new value, and Qt logs nothing."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb; see scripts/system-deps)")
+    from studio.preview.cli import OPENGL_CHILD_ENV
+    from studio.preview.xvfb import VirtualDisplay
+    from tests.preview.conftest import REPO
+
+    with VirtualDisplay() as display:
+        env = dict(os.environ, **OPENGL_CHILD_ENV, DISPLAY=display.display)
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.preview.timepicker_probe"],
+            env=env, cwd=REPO, capture_output=True, text=True, timeout=100, check=False,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["api"] == "OpenGL"
+    assert (seen["hour"], seen["switched"], seen["settled"], seen["minute"]) == (15, True, True, 7)
+    assert same_angle(seen["angle"], 7 * RPM - math.pi / 2)
+    assert seen["tapped"] == 3  # 15:41, 15:05, 15:07
+    assert seen["messages"] == [] and done.stderr.strip() == "", done.stderr
+
+
+def test_a_number_partly_under_the_handle_is_split_at_its_edge_TimePicker_drawSelector(  # noqa: N802
+    preview: Any, qtbot: Any
+) -> None:
+    # `drawSelector`: the handle clears what is under it (BlendMode.Xor) and draws those pixels
+    # of the numbers in clockDialSelectedContentColor (DstOver): at :43 the "45" is onPrimary on
+    # the handle and onSurface off it; at :45 it is under the handle whole.
+    from PySide6.QtCore import QPointF
+
+    preview.set_spec(spec({"h": 9, "m": 43}))
+    dial = Dial(preview, qtbot)
+    to_minutes(preview, dial, qtbot)
+    colors = preview.controller.scheme.colors
+    label = next(
+        t for t in find_items(dial.face("minuteFace"), "RoleText") if t.property("text") == "45"
+    )
+    overlap = named(preview, "selectorOverlap")
+    qtbot.waitUntil(lambda: overlap.property("active") is True)
+    image = preview.grab_image()
+    screen = preview.screen_item()
+
+    def at_screen(item: Any, x: float, y: float) -> QPointF:
+        return screen.mapFromItem(item, QPointF(x, y))
+
+    handle = at_screen(dial.item, float(dial.item.property("hx")), float(dial.item.property("hy")))
+    top_left = at_screen(label, 0, 0)
+    inside, outside = [], []
+    for y in range(round(top_left.y()), round(top_left.y() + label.height())):
+        for x in range(round(top_left.x()), round(top_left.x() + label.width())):
+            d = math.hypot(x - handle.x(), y - handle.y())
+            c = image.pixelColor(x, y)
+            rgb = (c.red(), c.green(), c.blue())
+            (inside if d < 22 else outside if d > 26 else []).append(rgb)
+
+    def near(rgb: tuple[int, int, int], role: str) -> bool:
+        want = colors[role].lstrip("#")
+        return all(abs(v - int(want[i * 2 : i * 2 + 2], 16)) <= 24 for i, v in enumerate(rgb))
+
+    assert any(near(p, "onPrimary") for p in inside)  # glyph pixels on the handle: onPrimary
+    assert not any(near(p, "onSurface") for p in inside)
+    assert any(near(p, "onSurface") for p in outside)  # and off it as the other numbers
+    assert label.property("color").name().upper() == colors["onSurface"].upper()
+    dial.tap(45 / 60)
+    qtbot.waitUntil(lambda: values(preview) == (9, 45) and dial.settled())
+    qtbot.waitUntil(lambda: overlap.property("active") is False)  # wholly under the handle
+    assert label.property("color").name().upper() == colors["onPrimary"].upper()

@@ -7,9 +7,14 @@
 // AM/PM toggle 12 dp to the end, outline border, the selected half tertiaryContainer), 36 dp
 // below it the 256 dp surfaceContainerHighest dial with a 48 dp primary handle on a 2 dp track
 // from an 8 dp centre dot; numbers bodyLarge on a 101 dp radius (24-hour hours 12..23 inside, on
-// 69 dp), the one under the handle onPrimary; 24 dp below. Tapping or dragging the dial picks the
-// hour (then the dial turns to minutes) or the minute; each new time writes both keys at once and
-// runs onTap (RT `SetTime`). Under Rtl only the toggle moves (to the numbers' left): the hour and
+// 69 dp), the one under the handle onPrimary; 24 dp below. The dial behaves as TimePicker.kt's
+// (`AnalogTimePickerState`, `onTap`, `ClockDialNode`; rules below): a tap picks the nearest hour,
+// or the nearest five minutes, and the selector springs there the shorter way; after an hour tap
+// the dial turns to minutes (autoSwitchToMinute), the faces crossfading; a drag (past the 8 dp
+// touch slop) picks every hour or minute under the finger and settles on it; a 24-hour hour is
+// inside within 74 dp of the centre. Each new time writes both keys at once and runs onTap (RT
+// `SetTime`; the phone sends every distinct hour:minute of its state, so a drag writes on each
+// change and a tap once). Under Rtl only the toggle moves (to the numbers' left): the hour and
 // minute stay left to right and the dial keeps its angles (see below).
 import QtQuick
 import ".."
@@ -324,7 +329,27 @@ Item {
         opacity: shown
         visible: shown > 0
         readonly property bool innerRing: h24 && selection === "hour"
+        // how many numbers lie partly under the handle (the dial then draws the handle's part)
+        property int partials: 0
+        // Paints this face's numbers that reach under the handle, as `drawSelector` leaves them
+        // (onPrimary, the face's alpha) into `ctx`, whose origin is at (ox, oy) of the dial.
+        function paintUnder(ctx, ox, oy) {
+            if (!visible) return;
+            ctx.globalAlpha = opacity;
+            for (var i = 0; i < numbers.count; i++) {
+                var t = numbers.itemAt(i);
+                if (!t || t.overlap === 0) continue;
+                ctx.font = (t.font.weight >= Font.DemiBold ? "bold " : "") + t.font.pixelSize
+                    + "px '" + t.font.family + "'";
+                var x = t.x - ox, y = t.y + t.baselineOffset - oy;
+                for (var c = 0; c < t.text.length; c++) {  // Context2D has no letter spacing
+                    ctx.fillText(t.text[c], x, y);
+                    x += ctx.measureText(t.text[c]).width + t.font.letterSpacing;
+                }
+            }
+        }
         Repeater {
+            id: numbers
             model: face.innerRing ? 24 : 12
             RoleText {
                 required property int index
@@ -336,12 +361,27 @@ Item {
                 readonly property real r: inside ? 69 : 101
                 readonly property real cx: 128 + r * Math.cos(a)
                 readonly property real cy: 128 + r * Math.sin(a)
-                // `drawSelector` draws what lies under the handle in clockDialSelectedContentColor
-                // (onPrimary); a number is coloured whole when its centre is under the handle.
-                readonly property bool under: Math.hypot(cx - face.hx, cy - face.hy) < 24
+                // `drawSelector` draws what lies under the 24 dp handle in
+                // clockDialSelectedContentColor (onPrimary): a number wholly under it is drawn so;
+                // one partly under it is drawn as the rest and the dial paints the part under the
+                // handle. The glyphs' box: the advance wide, the cap height (0.711 em, Roboto) high.
+                readonly property real halfW: implicitWidth / 2
+                readonly property real halfH: font.pixelSize * 0.711 / 2
+                readonly property real dx: Math.abs(cx - face.hx)
+                readonly property real dy: Math.abs(cy - face.hy)
+                readonly property int overlap: Math.hypot(Math.max(0, dx - halfW), Math.max(0, dy - halfH)) >= 24 ? 0
+                    : Math.hypot(dx + halfW, dy + halfH) <= 24 ? 2 : 1
+                property int lastOverlap: 0
+                function recount() {
+                    face.partials += (overlap === 1) - (lastOverlap === 1);
+                    lastOverlap = overlap;
+                }
+                onOverlapChanged: recount()
+                Component.onCompleted: recount()
+                Component.onDestruction: if (lastOverlap === 1) face.partials--
                 role: "bodyLarge"
                 text: String(value)
-                color: under ? preview.colors.onPrimary : preview.colors.onSurface
+                color: overlap === 2 ? preview.colors.onPrimary : preview.colors.onSurface
                 x: cx - implicitWidth / 2
                 y: cy - implicitHeight / 2
             }
@@ -366,29 +406,63 @@ Item {
         readonly property real selectorAngle: selector.value
         readonly property real hx: 128 + reach * Math.cos(selectorAngle)
         readonly property real hy: 128 + reach * Math.sin(selectorAngle)
-        // the selector: track, centre dot, handle (`drawSelector`, ClockDialSelector* tokens)
+        // `drawSelector`, in its order (ClockDialSelector* tokens): the 48 dp primary handle with
+        // what lies under it cut out of the numbers, the numbers, the 2 dp track from the centre to
+        // the handle's edge over them, the 8 dp centre dot, then the numbers' part under the
+        // handle in onPrimary.
         Rectangle {
-            width: 2; height: dial.reach
+            objectName: "selectorHandle"
+            width: 48; height: 48; radius: 24
+            x: dial.hx - 24; y: dial.hy - 24
+            color: preview.colors.primary
+        }
+        Face {
+            id: hourFace
+            objectName: "hourFace"
+            values: tp.hours; shown: hourFade.value
+            h24: tp.h24; selection: tp.selection; hx: dial.hx; hy: dial.hy
+        }
+        Face {
+            id: minuteFace
+            objectName: "minuteFace"
+            values: tp.minutes; shown: minuteFade.value
+            h24: tp.h24; selection: tp.selection; hx: dial.hx; hy: dial.hy
+        }
+        Rectangle {
+            width: 2; height: dial.reach - 24
             color: preview.colors.primary
             x: 127; y: 128 - height
             transformOrigin: Item.Bottom
             rotation: (dial.selectorAngle + Math.PI / 2) * 180 / Math.PI
         }
         Rectangle { width: 8; height: 8; radius: 4; x: 124; y: 124; color: preview.colors.primary }
-        Rectangle {
-            width: 48; height: 48; radius: 24
+        Loader {
+            // The handle's circle with the numbers' part under it (the software scene graph
+            // clips only to rectangles, so a Canvas draws it); made only while a number lies
+            // partly under the handle, a wholly covered one is simply drawn onPrimary.
+            objectName: "selectorOverlap"
+            active: hourFace.partials + minuteFace.partials > 0
             x: dial.hx - 24; y: dial.hy - 24
-            color: preview.colors.primary
-        }
-        Face {
-            objectName: "hourFace"
-            values: tp.hours; shown: hourFade.value
-            h24: tp.h24; selection: tp.selection; hx: dial.hx; hy: dial.hy
-        }
-        Face {
-            objectName: "minuteFace"
-            values: tp.minutes; shown: minuteFade.value
-            h24: tp.h24; selection: tp.selection; hx: dial.hx; hy: dial.hy
+            width: 48; height: 48
+            sourceComponent: Canvas {
+                readonly property var inputs: [dial.hx, dial.hy, hourFace.opacity, minuteFace.opacity,
+                    tp.selection, tp.h24, preview.colors.primary, preview.colors.onPrimary]
+                onInputsChanged: requestPaint()
+                onPaint: {
+                    var ctx = getContext("2d");
+                    ctx.reset();
+                    ctx.beginPath();
+                    ctx.arc(24, 24, 24, 0, 2 * Math.PI);
+                    ctx.closePath();
+                    ctx.fillStyle = preview.colors.primary;
+                    ctx.fill();
+                    ctx.clip();
+                    ctx.fillStyle = preview.colors.onPrimary;
+                    ctx.textBaseline = "alphabetic";
+                    hourFace.paintUnder(ctx, dial.hx - 24, dial.hy - 24);
+                    minuteFace.paintUnder(ctx, dial.hx - 24, dial.hy - 24);
+                }
+            }
         }
         MouseArea {
             // `ClockDialNode`: detectTapGestures (the press only noted, `onTap` at the release
