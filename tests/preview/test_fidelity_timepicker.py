@@ -177,13 +177,16 @@ def test_the_24_hour_inner_ring_is_within_74dp_TimePicker_moveSelector_MaxDistan
     qtbot.waitUntil(lambda: values(preview) == (hour, 41))
 
 
+@pytest.mark.parametrize("rtl", [False, True], ids=["ltr", "rtl_unmirrored"])
 def test_a_minute_drag_writes_each_minute_and_settles_on_the_last_TimePicker_onGestureEnd(  # noqa: N802
-    preview: Any, qtbot: Any
+    preview: Any, qtbot: Any, rtl: bool
 ) -> None:
     # detectDragGestures: `rotateTo(atan(...))` on each move writes the minute under the finger
     # (no snapping: `minuteAngle = angle.toMinute() * RadiansPerMinute`), each new value one
     # SetTime with onTap (the phone's snapshotFlow of hour and minute); `onGestureEnd` then
-    # animates the selector onto that minute's own angle.
+    # animates the selector onto that minute's own angle. Under Rtl the same: `ClockDialNode`
+    # reads screen angles.
+    preview.set_rtl(rtl)
     preview.set_spec(spec({"h": 9, "m": 41}))
     dial = Dial(preview, qtbot)
     to_minutes(preview, dial, qtbot)
