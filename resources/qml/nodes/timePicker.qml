@@ -416,17 +416,31 @@ Item {
             x: dial.hx - 24; y: dial.hy - 24
             color: preview.colors.primary
         }
-        Face {
+        // A face is made while it shows (and while its selection does): the minutes' face costs
+        // nothing until the dial turns to them.
+        Loader {
             id: hourFace
-            objectName: "hourFace"
-            values: tp.hours; shown: hourFade.value
-            h24: tp.h24; selection: tp.selection; hx: dial.hx; hy: dial.hy
+            anchors.fill: parent
+            active: hourFade.value > 0 || tp.selection === "hour"
+            readonly property int partials: item ? item.partials : 0
+            function paintUnder(ctx, ox, oy) { if (item) item.paintUnder(ctx, ox, oy); }
+            sourceComponent: Face {
+                objectName: "hourFace"
+                values: tp.hours; shown: hourFade.value
+                h24: tp.h24; selection: tp.selection; hx: dial.hx; hy: dial.hy
+            }
         }
-        Face {
+        Loader {
             id: minuteFace
-            objectName: "minuteFace"
-            values: tp.minutes; shown: minuteFade.value
-            h24: tp.h24; selection: tp.selection; hx: dial.hx; hy: dial.hy
+            anchors.fill: parent
+            active: minuteFade.value > 0 || tp.selection === "minute"
+            readonly property int partials: item ? item.partials : 0
+            function paintUnder(ctx, ox, oy) { if (item) item.paintUnder(ctx, ox, oy); }
+            sourceComponent: Face {
+                objectName: "minuteFace"
+                values: tp.minutes; shown: minuteFade.value
+                h24: tp.h24; selection: tp.selection; hx: dial.hx; hy: dial.hy
+            }
         }
         Rectangle {
             width: 2; height: dial.reach - 24
@@ -445,7 +459,7 @@ Item {
             x: dial.hx - 24; y: dial.hy - 24
             width: 48; height: 48
             sourceComponent: Canvas {
-                readonly property var inputs: [dial.hx, dial.hy, hourFace.opacity, minuteFace.opacity,
+                readonly property var inputs: [dial.hx, dial.hy, hourFade.value, minuteFade.value,
                     tp.selection, tp.h24, preview.colors.primary, preview.colors.onPrimary]
                 onInputsChanged: requestPaint()
                 onPaint: {
