@@ -205,10 +205,12 @@ Item {
         a = selection === "minute" ? roundHalfEven(a / radiansPerMinute / 5) * 5 * radiansPerMinute
             : roundHalfEven(a / radiansPerHour) * radiansPerHour;
         var hourTap = selection === "hour";
-        switchTimer.stop();
         rotateTo(a, afternoon(dx, dy), true);
+        // an earlier tap's 100 ms, once begun, still ends in the switch (only its animation
+        // is cancelled by a new `rotateTo`)
+        if (switchTimer.running) return;
         switchPending = hourTap && autoSwitchToMinute;
-        if (switchPending && !selector.running) switchTimer.restart();
+        if (switchPending && !selector.running) switchTimer.start();
     }
     function drag(x, y) {
         if (!switchTimer.running) switchPending = false;  // a new rotateTo cancels the tap's wait
@@ -304,7 +306,7 @@ Item {
         moving: tp.moving
         dampingRatio: 0.9
         stiffness: 700
-        onSettled: if (tp.switchPending && !switchTimer.running) switchTimer.restart()
+        onSettled: if (tp.switchPending && !switchTimer.running) switchTimer.start()
     }
     // the faces' alpha in the Crossfade: `DefaultEffects`, `spring(dampingRatio = 1, stiffness =
     // 1600)`
