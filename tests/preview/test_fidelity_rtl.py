@@ -401,6 +401,8 @@ def test_a_tap_on_the_mirrored_time_picker_writes_what_it_shows_TimePicker_Clock
 
     click(centre.x() + 101, centre.y())  # 3 o'clock is at the right: hour 3, then minutes
     qtbot.waitUntil(lambda: runtime.value("hour") == 3)
+    picker = _named(preview, "timePicker")  # `onTap`: the dial turns to minutes once settled
+    qtbot.waitUntil(lambda: picker.property("selection") == "minute")
     click(centre.x() - 101, centre.y())  # 9 o'clock, at the left, on the minutes dial: :45
     qtbot.waitUntil(lambda: runtime.value("minute") == 45)
     pm = _texts_in(_named(preview, "timePicker"))["PM"]
