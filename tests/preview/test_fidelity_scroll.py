@@ -369,3 +369,19 @@ def test_the_stretch_draws_alike_on_opengl_EdgeEffect(tmp_path: Any) -> None:  #
     assert seen["stretched"] - ROW > 1.2
     assert seen["settled"] and seen["after"] == pytest.approx(ROW, abs=0.5)
     assert seen["messages"] == [] and done.stderr.strip() == "", done.stderr
+
+
+def test_a_touch_stops_a_fling(rows: Any, qtbot: Any) -> None:
+    """A press during a fling stops the scroll where it is, as on the phone."""
+    scene, flick = rows, _flickable(rows)
+    flick.setProperty("contentY", 100)
+    scene.grab()
+    released_at, velocity = _fling(scene, flick, -200)
+    qtbot.waitUntil(lambda: float(flick.property("contentY")) > released_at + 100, timeout=3000)
+    QTest.mousePress(scene.view, LEFT, NO_MOD, QPoint(200, 500))
+    assert not flick.property("flingRunning")
+    stopped = float(flick.property("contentY"))
+    assert stopped < released_at + fling_distance(velocity) - 100
+    QTest.mouseRelease(scene.view, LEFT, NO_MOD, QPoint(200, 500))
+    scene.grab()
+    assert float(flick.property("contentY")) == pytest.approx(stopped, abs=1)  # Qt rounds it

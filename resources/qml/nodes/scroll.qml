@@ -65,6 +65,12 @@ Flickable {
         running: false
         onTriggered: f.flingStep(frameTime)
     }
+    // A touch stops a fling (Compose's scrollable cancels it on the next press), here once the
+    // press lands, not at the first move of a drag.
+    PointHandler {
+        enabled: f.flingRunning
+        onActiveChanged: if (active) f.fling.stop()
+    }
     onFlickStarted: {
         var v = horizontal ? horizontalVelocity : verticalVelocity;
         cancelFlick();
