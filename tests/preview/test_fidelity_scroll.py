@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QObject, QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
 from PySide6.QtQuick import QQuickItem
 from PySide6.QtTest import QTest
 
@@ -391,3 +392,27 @@ def test_a_touch_stops_a_fling(rows: Any, qtbot: Any) -> None:
     QTest.mouseRelease(scene.view, LEFT, NO_MOD, QPoint(200, 500))
     scene.grab()
     assert float(flick.property("contentY")) == pytest.approx(stopped, abs=1)  # Qt rounds it
+
+
+def test_a_mouse_wheel_still_scrolls_without_a_fling_or_a_stretch(rows: Any, qtbot: Any) -> None:
+    """The desktop's wheel is no touch: it scrolls by Qt's wheel steps as before (it starts no
+    flick to replace) and a wheel past the top stretches nothing."""
+    scene, flick = rows, _flickable(rows)
+    at = QPointF(200, 400)
+
+    def notch(dy: int) -> None:
+        event = QWheelEvent(
+            at, at, QPoint(), QPoint(0, dy), Qt.MouseButton.NoButton, NO_MOD,
+            Qt.ScrollPhase.NoScrollPhase, False,
+        )  # fmt: skip
+        QCoreApplication.sendEvent(scene.view, event)
+
+    for _ in range(3):
+        notch(-120)
+    qtbot.waitUntil(lambda: float(flick.property("contentY")) > 40, timeout=3000)
+    assert not _fling_of(flick).property("running")
+    flick.setProperty("contentY", 0)
+    for _ in range(3):
+        notch(120)
+    scene.grab()
+    assert flick.property("contentY") == 0 and _stretch(flick).property("distance") == 0
