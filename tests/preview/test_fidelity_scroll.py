@@ -416,3 +416,31 @@ def test_a_mouse_wheel_still_scrolls_without_a_fling_or_a_stretch(rows: Any, qtb
         notch(120)
     scene.grab()
     assert flick.property("contentY") == 0 and _stretch(flick).property("distance") == 0
+
+
+def test_in_the_studios_preview_widget_the_stretch_and_the_fling_run(
+    preview: Any, qtbot: Any
+) -> None:
+    """The studio shows the preview in a QQuickWidget, whose frames drive the stretch's spring
+    and the fling as the scene's window does."""
+    preview.set_spec(spec_of(_rows(40)))
+    preview.grab_image()
+    (flick,) = [i for i in find_items(preview.screen_item(), "") if i.inherits("QQuickFlickable")]
+    stretched, widget = _stretch(flick), preview.quick_widget
+    qtbot.mousePress(widget, LEFT, pos=QPoint(200, 300))
+    for i in range(1, 21):
+        qtbot.mouseMove(widget, QPoint(200, 300 + 15 * i), delay=16)
+    assert float(stretched.property("distance")) > 0.2
+    qtbot.mouseRelease(widget, LEFT, pos=QPoint(200, 600), delay=16)
+    qtbot.waitUntil(lambda: float(stretched.property("distance")) == 0, timeout=3000)
+    qtbot.mousePress(widget, LEFT, pos=QPoint(200, 600))
+    for i in range(1, 11):
+        qtbot.mouseMove(widget, QPoint(200, 600 - 20 * i), delay=10)
+    released_at = float(flick.property("contentY"))
+    qtbot.mouseRelease(widget, LEFT, pos=QPoint(200, 400), delay=10)
+    fling = _fling_of(flick)
+    velocity = float(fling.property("velocity"))
+    assert velocity > 1000
+    qtbot.waitUntil(lambda: not fling.property("running"), timeout=5000)
+    travel = float(flick.property("contentY")) - released_at
+    assert travel == pytest.approx(fling_distance(velocity), rel=1e-3)
