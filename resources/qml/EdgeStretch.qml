@@ -9,10 +9,10 @@
 // the linear finish near rest); a fling that meets the edge, or one released into a stretched
 // edge, is absorbed (`onAbsorb`: the spring starts at 13x the velocity). The drawn stretch is
 // `dampStretchVector` of that distance (Overscroll.js). The platform's shader (hwui
-// StretchEffect.cpp) stretches the content most near the pulled edge; this draws its
-// uniform-scale rendering (StretchEffect.h `makeLinearStretch`, StretchEffectBehavior
-// UniformScale): a scale by 1 + the stretch about the pulled edge, which the shader also keeps in
-// place and which moves the far edge exactly as far as the shader's does.
+// StretchEffect.cpp) weights the stretch towards the pulled edge (a smoothstep of the distance
+// from it); this draws hwui's uniform-scale rendering (StretchEffect.h `makeLinearStretch`,
+// StretchEffectBehavior UniformScale): a scale by 1 + the stretch about the pulled edge, which
+// stays in place as it does under the shader.
 //
 // The Flickable moves its content only within its bounds (`boundsMovement: StopAtBounds`) and
 // reports the rest of a drag as overshoot, which Qt halves past a bound (qquickflickable.cpp
