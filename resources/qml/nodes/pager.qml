@@ -4,6 +4,9 @@
 // (PG `prototypePageFill`, layout.py `_pager`), so an unsized pager takes the rest of a column.
 // Only the pages the view shows have delegates (the current one; neighbours while swiping), and
 // the layout measures just those.
+//
+// `HorizontalPager(pager, modifier)` keeps Compose's default overscroll: a swipe past the first or
+// the last page stretches them (EdgeStretch.qml).
 import QtQuick
 import ".."
 
@@ -18,7 +21,15 @@ ListView {
     snapMode: ListView.SnapOneItem
     highlightRangeMode: ListView.StrictlyEnforceRange
     highlightMoveDuration: 0
-    boundsBehavior: Flickable.StopAtBounds
+    boundsBehavior: stretch.on ? Flickable.DragOverBounds : Flickable.StopAtBounds
+    boundsMovement: Flickable.StopAtBounds
+    contentItem.transform: EdgeStretch {
+        id: stretch
+        flick: pv
+        vertical: false
+    }
+    // A swipe released into a stretched end is absorbed there (Compose `applyToFling`).
+    onFlickStarted: stretch.catchFling(horizontalVelocity)
     clip: true
     interactive: !preview.editMode
     cacheBuffer: 0

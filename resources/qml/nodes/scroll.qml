@@ -2,8 +2,14 @@
 // bound on the scrolling axis; the scroll wraps it up to the space available (SC "scroll":
 // `Box(modifier.verticalScroll(scroll))`, layout.py `_scroll`). Only the part of the child in view
 // (and half a viewport ahead) is instantiated: each move tells the layout where the view is.
+//
+// It scrolls as the phone's: `verticalScroll` / `horizontalScroll` keep Compose's default
+// overscroll and fling (SC "scroll" passes neither). A drag past an edge stretches the content
+// (EdgeStretch.qml), and a fling runs Compose's spline decay (SplineFling.qml) in place of Qt's
+// constant deceleration.
 import QtQuick
 import ".."
+import "../Overscroll.js" as Overscroll
 
 Flickable {
     id: f
@@ -14,7 +20,15 @@ Flickable {
     contentHeight: d.g.contentH || 0
     clip: true
     flickableDirection: horizontal ? Flickable.HorizontalFlick : Flickable.VerticalFlick
-    boundsBehavior: Flickable.StopAtBounds
+    // Past a bound the content stays (the stretch draws the pull); without the stretch a drag
+    // stops at the bound as before.
+    boundsBehavior: edges.on ? Flickable.DragOverBounds : Flickable.StopAtBounds
+    boundsMovement: Flickable.StopAtBounds
+    contentItem.transform: EdgeStretch {
+        id: edges
+        flick: f
+        vertical: !f.horizontal
+    }
     // Right to left a horizontal scroll starts at its content's right end (horizontalScroll
     // places its content relative to the layout direction), until the designer moves it.
     readonly property bool fromEnd: preview.rtl === 1 && horizontal
@@ -25,9 +39,32 @@ Flickable {
     onFromEndChanged: { moved = false; toStart(); }
     onContentWidthChanged: if (fromEnd) toStart()
     onWidthChanged: if (fromEnd) toStart()
-    onMovementStarted: moved = true
+    onMovementStarted: {
+        moved = true;
+        flinger.stop();  // a new drag stops a fling
+    }
     Component.onCompleted: if (fromEnd) toStart()
     onContentXChanged: preview.scrolled(d.n, contentX, contentY)
     onContentYChanged: preview.scrolled(d.n, contentX, contentY)
     Kids {}
+
+    // Qt caps the release velocity it reports with this (2500 by default); Compose with
+    // ViewConfiguration's maximum fling velocity, 8000 dp/s.
+    maximumFlickVelocity: Overscroll.MAX_FLING_VELOCITY
+    property SplineFling flinger: SplineFling {
+        flick: f
+        horizontal: f.horizontal
+        stretch: edges
+    }
+    onFlickStarted: {
+        var v = horizontal ? horizontalVelocity : verticalVelocity;
+        cancelFlick();
+        flinger.fling(v);
+    }
+    // A touch stops a fling (Compose's scrollable cancels it on the next press), here once the
+    // press lands, not at the first move of a drag.
+    PointHandler {
+        enabled: f.flinger.running
+        onActiveChanged: if (active) f.flinger.stop()
+    }
 }

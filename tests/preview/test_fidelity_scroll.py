@@ -1,0 +1,446 @@
+"""Scrolling as on the phone: AutoMobile draws a scroll as `Box(Modifier.verticalScroll(...))` or
+`horizontalScroll` and a pager as `HorizontalPager(pager, modifier)` (PrototypeSpecContent.kt
+`RenderPrototypeNodeContent` "scroll", `RenderPrototypePager`), with Compose's default overscroll
+(the platform's stretch EdgeEffect on Android 12+) and fling (`ScrollableDefaults.flingBehavior()`,
+the spline decay). The expected numbers are computed here from the sources' formulas."""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QObject, QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtQuick import QQuickItem
+from PySide6.QtTest import QTest
+
+from tests.preview.fidelity import spec_of
+from tests.preview.helpers import find_items, pixels
+
+LEFT, NO_MOD = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+ROW = 80  # dp, each row of the test lists
+SCREEN_H = 915
+RED, BLUE = (255, 0, 0), (0, 0, 255)
+
+
+def stretch_of(distance: float) -> float:
+    """EdgeEffect.java `dampStretchVector` (Android 13+: LINEAR_STRETCH_INTENSITY and
+    EXP_STRETCH_INTENSITY 0.016, SCROLL_DIST_AFFECTED_BY_EXP_STRETCH 0.33) of a pull `distance`
+    (`mDistance`, the pull over the container's length)."""
+    d = min(1.0, abs(distance))
+    return 0.016 * d + 0.016 * (1 - math.exp(-d * math.e / 0.33))
+
+
+# FlingCalculator.kt: friction ViewConfiguration.getScrollFriction() 0.015, the physical
+# coefficient GravityEarth 9.80665 * InchesPerMeter 39.37 * 160 * density * 0.84, DecelerationRate
+# ln 0.78 / ln 0.9; AndroidFlingSpline `deceleration` = ln(0.35 |v| / (friction * coefficient)).
+# In dp and dp/s the density cancels out.
+_FRICTION = 0.015 * 9.80665 * 39.37 * 160 * 0.84
+_DECELERATION = math.log(0.78) / math.log(0.9)
+
+
+def fling_distance(velocity: float) -> float:
+    """FlingCalculator `flingDistance`, dp for a release at `velocity` dp/s."""
+    spline = math.log(0.35 * abs(velocity) / _FRICTION)
+    return _FRICTION * math.exp(_DECELERATION / (_DECELERATION - 1) * spline)
+
+
+def fling_duration(velocity: float) -> float:
+    """FlingCalculator `flingDuration`, ms."""
+    return 1000 * math.exp(math.log(0.35 * abs(velocity) / _FRICTION) / (_DECELERATION - 1))
+
+
+def _rows(count: int, axis: str = "vertical") -> dict[str, Any]:
+    """A scroll of `count` full-width 80 dp rows (80 dp wide boxes for a horizontal one),
+    alternately red and blue."""
+    vertical = axis == "vertical"
+    kids = [
+        {
+            "type": "box",
+            "id": f"r{i}",
+            "style": {
+                "width": "fill" if vertical else {"dp": ROW},
+                "height": {"dp": ROW} if vertical else "fill",
+                "background": "#FF0000" if i % 2 == 0 else "#0000FF",
+            },
+            "children": [],
+        }
+        for i in range(count)
+    ]
+    child = {"type": "column" if vertical else "row", "style": {"width": "fill"}, "children": kids}
+    if not vertical:
+        child["style"] = {"height": "fill"}
+    scroll: dict[str, Any] = {"type": "scroll", "child": child}
+    if not vertical:
+        scroll["axis"] = "horizontal"
+        scroll["style"] = {"height": {"dp": 200}}
+    return scroll
+
+
+def _flickable(scene: Any) -> QQuickItem:
+    (flick,) = [i for i in find_items(scene.screen_item(), "") if i.inherits("QQuickFlickable")]
+    return flick
+
+
+def _fling_of(flick: QQuickItem) -> QObject:
+    found = flick.findChild(QObject, "splineFling")
+    assert found is not None, "no SplineFling on the scroll"
+    return found
+
+
+def _stretch(flick: QQuickItem) -> QObject:
+    found = flick.findChild(QObject, "edgeStretch")
+    assert found is not None, "no EdgeStretch on the scroll"
+    return found
+
+
+def _first_change(line: Any, start: int, stop: int) -> float:
+    """Where a line of pixels stops being its colour at `start`: the first pixel that differs,
+    less the share of it that is still the first colour (the edge's antialiasing)."""
+    first = line[start].astype(float)
+    for i in range(start + 1, stop):
+        if (abs(line[i].astype(float) - first) > 8).any():
+            other = line[min(i + 1, stop - 1)].astype(float)
+            span = float(abs(other - first).max()) or 1.0
+            return i + 1 - float(abs(line[i].astype(float) - first).max()) / span
+    return float(stop)
+
+
+def _row_edge(scene: Any) -> float:
+    """Where the first row ends on screen (y, dp), down the middle of the scroll."""
+    column = pixels(scene.grab_now())[:, 200, :3][:, ::-1]  # BGR to RGB
+    return _first_change(column, 2, 400)
+
+
+def _column_edge(scene: Any, y: int) -> float:
+    """Where the first box of a horizontal scroll ends (x, dp), along screen row `y`."""
+    line = pixels(scene.grab_now())[y, :, :3][:, ::-1]
+    return _first_change(line, 2, 400)
+
+
+def _drag(scene: Any, start: QPoint, dx: int, dy: int, steps: int = 20, ms: int = 16) -> None:
+    """Press at `start` and move by (dx, dy) in `steps` moves `ms` apart, still pressed."""
+    QTest.mousePress(scene.view, LEFT, NO_MOD, start)
+    for i in range(1, steps + 1):
+        point = QPoint(start.x() + dx * i // steps, start.y() + dy * i // steps)
+        QTest.mouseMove(scene.view, point, ms)
+
+
+def _release(scene: Any, at: QPoint, ms: int = 16) -> None:
+    QTest.mouseRelease(scene.view, LEFT, NO_MOD, at, ms)
+
+
+@pytest.fixture
+def rows(scene: Any) -> Iterator[Any]:
+    scene.show(spec_of(_rows(40)))
+    scene.grab()
+    yield scene
+
+
+def test_a_drag_past_the_top_stretches_the_content_and_springs_back_EdgeEffect_onPullDistance(  # noqa: N802
+    rows: Any, qtbot: Any
+) -> None:
+    """Compose's `pullTop` passes the overscrolled drag over the container's height to
+    `onPullDistance`; the content is drawn stretched by `dampStretchVector` of it about the top
+    (uniform-scale rendering: the first row's end moves down by that share); on release the
+    spring (`onRelease`, `updateSpring`) brings it back to rest."""
+    scene, flick = rows, _flickable(rows)
+    assert _row_edge(scene) == pytest.approx(ROW, abs=0.5)
+    _drag(scene, QPoint(200, 300), 0, 300)
+    scene.grab_now()
+    assert flick.property("contentY") == 0  # the content stays at its bound
+    pull = -2 * float(flick.property("verticalOvershoot"))  # Qt halves the overdrag
+    assert 300 - 2 * 15 <= pull <= 300  # the finger's travel, less the drag threshold
+    stretched = _stretch(flick)
+    distance = float(stretched.property("distance"))
+    assert distance == pytest.approx(pull / SCREEN_H, abs=1e-6)
+    expected = ROW * (1 + stretch_of(distance))
+    assert expected - ROW > 1.2  # a visible stretch (1.9 % here)
+    assert float(stretched.property("yScale")) == pytest.approx(1 + stretch_of(distance), abs=1e-6)
+    assert _row_edge(scene) == pytest.approx(expected, abs=0.5)
+    _release(scene, QPoint(200, 600))
+    qtbot.waitUntil(lambda: float(stretched.property("distance")) == 0, timeout=3000)
+    assert float(stretched.property("yScale")) == 1
+    scene.grab()
+    assert _row_edge(scene) == pytest.approx(ROW, abs=0.5)
+    assert flick.property("contentY") == 0
+
+
+def test_a_drag_past_the_bottom_stretches_about_the_bottom_edge(rows: Any, qtbot: Any) -> None:
+    """`pullBottom`: the end edge stretches about the view's bottom, so the last row's top moves
+    up by the stretch of what lies above it."""
+    scene, flick = rows, _flickable(rows)
+    end = 40 * ROW - SCREEN_H
+    flick.setProperty("contentY", end)
+    scene.grab()
+    _drag(scene, QPoint(200, 700), 0, -300)
+    scene.grab_now()
+    stretched = _stretch(flick)
+    distance = float(stretched.property("distance"))
+    assert distance < 0 and flick.property("contentY") == end
+    s = stretch_of(distance)
+    # the last row's top, ROW above the bottom, is drawn (1 + s) times as far from it
+    column = pixels(scene.grab_now())[:, 200, :3][:, ::-1]
+    last_top = SCREEN_H - _first_change(column[::-1], 2, 400)
+    assert last_top == pytest.approx(SCREEN_H - ROW * (1 + s), abs=0.5)
+    _release(scene, QPoint(200, 400))
+    qtbot.waitUntil(lambda: float(stretched.property("distance")) == 0, timeout=3000)
+
+
+def test_no_stretch_in_the_middle_of_the_content(rows: Any) -> None:
+    """Away from both bounds a drag only scrolls (the edge effects see no overscroll)."""
+    scene, flick = rows, _flickable(rows)
+    flick.setProperty("contentY", 1000)
+    scene.grab()
+    _drag(scene, QPoint(200, 300), 0, 200, steps=10, ms=60)  # slowly: no fling after
+    assert float(flick.property("contentY")) < 1000 - 150
+    stretched = _stretch(flick)
+    assert stretched.property("distance") == 0 and stretched.property("yScale") == 1
+    _release(scene, QPoint(200, 500), ms=60)
+    assert stretched.property("distance") == 0
+
+
+def test_a_horizontal_scroll_stretches_sideways_about_its_start(scene: Any, qtbot: Any) -> None:
+    """`horizontalScroll` has the left and right edge effects (`pullLeft`): a drag right at the
+    start stretches the content horizontally about the left edge, over the scroll's width."""
+    scene.show(
+        spec_of({"type": "column", "style": {"width": "fill"}, "children": [_rows(20, "h")]})
+    )
+    scene.grab()
+    flick = _flickable(scene)
+    assert _column_edge(scene, 100) == pytest.approx(ROW, abs=0.5)
+    _drag(scene, QPoint(60, 100), 300, 0)
+    stretched = _stretch(flick)
+    distance = float(stretched.property("distance"))
+    assert distance == pytest.approx(-2 * float(flick.property("horizontalOvershoot")) / 412)
+    assert stretched.property("yScale") == 1
+    assert _column_edge(scene, 100) == pytest.approx(ROW * (1 + stretch_of(distance)), abs=0.5)
+    _release(scene, QPoint(360, 100))
+    qtbot.waitUntil(lambda: float(stretched.property("distance")) == 0, timeout=3000)
+    assert _column_edge(scene, 100) == pytest.approx(ROW, abs=0.5)
+
+
+def _fling(scene: Any, flick: QQuickItem, dy: int, step: int = 20) -> tuple[float, float]:
+    """A quick drag of `dy` (`step` px every 10 ms) released while moving: returns the content's
+    position at the release and the release velocity the scroll took (dp/s)."""
+    start = QPoint(200, 600 if dy < 0 else 300)
+    _drag(scene, start, 0, dy, steps=abs(dy) // step, ms=10)
+    _release(scene, QPoint(200, start.y() + dy), ms=10)
+    return float(flick.property("contentY")), float(_fling_of(flick).property("velocity"))
+
+
+def test_a_fling_travels_as_far_and_as_long_as_the_spline_decay_FlingCalculator(  # noqa: N802
+    rows: Any, qtbot: Any
+) -> None:
+    """Compose's `DefaultFlingBehavior(splineBasedDecay)`: a fling released at v dp/s travels
+    `flingDistance(v)` in `flingDuration(v)` (FlingCalculator.kt) along AndroidFlingSpline's
+    curve. The distance is met to 0.1 % (the spline ends exactly at its distance; Qt's own
+    flick, a constant 1500 dp/s² deceleration, would go v² / 3000: twice as far at 2000 dp/s)."""
+    scene, flick = rows, _flickable(rows)
+    flick.setProperty("contentY", 600)
+    scene.grab()
+    released_at, velocity = _fling(scene, flick, -200)
+    assert 1500 < velocity < 2500  # the finger moved 2000 dp/s
+    assert _fling_of(flick).property("running")
+    qtbot.waitUntil(lambda: not _fling_of(flick).property("running"), timeout=5000)
+    travel = float(flick.property("contentY")) - released_at
+    expected = fling_distance(velocity)
+    assert travel == pytest.approx(expected, rel=1e-3)
+    assert travel < velocity**2 / 3000 * 0.6
+    assert float(_fling_of(flick).property("duration")) == pytest.approx(fling_duration(velocity))
+    assert float(_fling_of(flick).property("elapsed")) >= fling_duration(velocity)
+
+
+def test_a_fling_into_the_top_ends_in_a_stretch_EdgeEffect_onAbsorb(  # noqa: N802
+    rows: Any, qtbot: Any
+) -> None:
+    """A fling that meets the top stops there and its velocity left over is absorbed by the top
+    edge (`applyToFling` -> `onAbsorb`): the content stretches, then springs back to rest."""
+    scene, flick = rows, _flickable(rows)
+    flick.setProperty("contentY", 300)
+    scene.grab()
+    stretched = _stretch(flick)
+    peak: list[float] = [0.0]
+
+    def seen() -> None:
+        peak[0] = max(peak[0], float(stretched.property("distance")))
+
+    stretched.distanceChanged.connect(seen)  # type: ignore[attr-defined]
+    _, velocity = _fling(scene, flick, 200)
+    assert velocity < 0 and fling_distance(velocity) > 300
+    qtbot.waitUntil(lambda: peak[0] > 0.01, timeout=5000)
+    qtbot.waitUntil(lambda: float(stretched.property("distance")) == 0, timeout=5000)
+    assert flick.property("contentY") == 0
+
+
+def test_lazy_children_appear_as_a_fling_moves_the_scroll(scene: Any, qtbot: Any) -> None:
+    """The fling moves the scroll position the layout follows: the rows it brings into view
+    are made (studio/preview/tree.py instantiates what the view shows)."""
+    scene.show(spec_of(_rows(120)))
+    scene.grab()
+    flick = _flickable(scene)
+    before = {e["address"] for e in scene.visible_summary()}
+    assert "r25" not in before
+    _fling(scene, flick, -400, step=40)  # 4000 dp/s: about 2,150 dp
+    qtbot.waitUntil(lambda: not _fling_of(flick).property("running"), timeout=5000)
+    y = float(flick.property("contentY"))
+    assert y > 25 * ROW
+    scene.grab()
+    shown = {e["address"] for e in scene.visible_summary()}
+    first = int(y // ROW)
+    assert {f"r{i}" for i in range(first + 1, first + SCREEN_H // ROW)} <= shown
+
+
+PAGER = {
+    "type": "pager",
+    "id": "pages",
+    "style": {"width": "fill", "height": "fill"},
+    "children": [
+        {"type": "box", "style": {"width": "fill", "height": "fill", "background": "#FF0000"},
+         "children": [{"type": "box", "style": {"width": {"dp": ROW}, "height": {"dp": ROW},
+                                                 "background": "#0000FF"}, "children": []}]},
+        {"type": "box", "style": {"width": "fill", "height": "fill", "background": "#00FF00"},
+         "children": []},
+    ],
+}  # fmt: skip
+
+
+def test_the_pager_stretches_past_its_first_page_HorizontalPager_overscrollEffect(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """`HorizontalPager(pager, modifier)` keeps the default overscroll: a swipe right on the
+    first page stretches it about the left edge and springs back; the page stays."""
+    scene.show(spec_of(PAGER))
+    scene.grab()
+    pager = _flickable(scene)
+    assert _column_edge(scene, 40) == pytest.approx(ROW, abs=0.5)
+    _drag(scene, QPoint(60, 400), 300, 0)
+    stretched = _stretch(pager)
+    distance = float(stretched.property("distance"))
+    assert distance > 0.2
+    assert _column_edge(scene, 40) == pytest.approx(ROW * (1 + stretch_of(distance)), abs=0.5)
+    _release(scene, QPoint(360, 400))
+    qtbot.waitUntil(lambda: float(stretched.property("distance")) == 0, timeout=3000)
+    assert scene.controller.runtime.pages.get("pages", 0) == 0
+    assert _column_edge(scene, 40) == pytest.approx(ROW, abs=0.5)
+
+
+@pytest.mark.parametrize("switch", ["motion_none", "edit_mode"])
+def test_no_stretch_without_motion_or_in_edit_mode(scene: Any, switch: str) -> None:
+    """`motion: "none"` (`prototypeMotionEnabled`) and edit mode switch the preview's motion
+    off: the drag stops at the bound as before, nothing stretches."""
+    extra = {"motion": "none"} if switch == "motion_none" else {}
+    scene.show(spec_of(_rows(40), **extra))
+    if switch == "edit_mode":
+        scene.controller.set_edit_mode(True)
+    scene.grab()
+    flick = _flickable(scene)
+    _drag(scene, QPoint(200, 300), 0, 300)
+    stretched = _stretch(flick)
+    assert stretched.property("distance") == 0 and stretched.property("yScale") == 1
+    assert flick.property("verticalOvershoot") == 0
+    assert _row_edge(scene) == pytest.approx(ROW, abs=0.5)
+    _release(scene, QPoint(200, 600))
+
+
+@pytest.mark.xvfb
+@pytest.mark.timeout(120)
+def test_the_stretch_draws_alike_on_opengl_EdgeEffect(tmp_path: Any) -> None:  # noqa: N802
+    """The same drag on the OpenGL scene graph (xcb on a private Xvfb, a child process): the
+    first row's end moves down by the stretch, back after the release, and Qt logs nothing."""
+    import json
+
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb; see scripts/system-deps)")
+    from studio.preview.cli import OPENGL_CHILD_ENV
+    from studio.preview.xvfb import VirtualDisplay
+    from tests.preview.conftest import REPO
+
+    with VirtualDisplay() as display:
+        env = dict(os.environ, **OPENGL_CHILD_ENV, DISPLAY=display.display)
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.preview.stretch_probe"],
+            env=env, cwd=REPO, capture_output=True, text=True, timeout=100, check=False,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["api"] == "OpenGL"
+    assert seen["rest"] == pytest.approx(ROW, abs=0.5)
+    assert seen["stretched"] == pytest.approx(ROW * (1 + stretch_of(seen["distance"])), abs=0.6)
+    assert seen["stretched"] - ROW > 1.2
+    assert seen["settled"] and seen["after"] == pytest.approx(ROW, abs=0.5)
+    assert seen["messages"] == [] and done.stderr.strip() == "", done.stderr
+
+
+def test_a_touch_stops_a_fling(rows: Any, qtbot: Any) -> None:
+    """A press during a fling stops the scroll where it is, as on the phone."""
+    scene, flick = rows, _flickable(rows)
+    flick.setProperty("contentY", 100)
+    scene.grab()
+    released_at, velocity = _fling(scene, flick, -200)
+    qtbot.waitUntil(lambda: float(flick.property("contentY")) > released_at + 100, timeout=3000)
+    QTest.mousePress(scene.view, LEFT, NO_MOD, QPoint(200, 500))
+    assert not _fling_of(flick).property("running")
+    stopped = float(flick.property("contentY"))
+    assert stopped < released_at + fling_distance(velocity) - 100
+    QTest.mouseRelease(scene.view, LEFT, NO_MOD, QPoint(200, 500))
+    scene.grab()
+    assert float(flick.property("contentY")) == pytest.approx(stopped, abs=1)  # Qt rounds it
+
+
+def test_a_mouse_wheel_still_scrolls_without_a_fling_or_a_stretch(rows: Any, qtbot: Any) -> None:
+    """The desktop's wheel is no touch: it scrolls by Qt's wheel steps as before (it starts no
+    flick to replace) and a wheel past the top stretches nothing."""
+    scene, flick = rows, _flickable(rows)
+    at = QPointF(200, 400)
+
+    def notch(dy: int) -> None:
+        event = QWheelEvent(
+            at, at, QPoint(), QPoint(0, dy), Qt.MouseButton.NoButton, NO_MOD,
+            Qt.ScrollPhase.NoScrollPhase, False,
+        )  # fmt: skip
+        QCoreApplication.sendEvent(scene.view, event)
+
+    for _ in range(3):
+        notch(-120)
+    qtbot.waitUntil(lambda: float(flick.property("contentY")) > 40, timeout=3000)
+    assert not _fling_of(flick).property("running")
+    flick.setProperty("contentY", 0)
+    for _ in range(3):
+        notch(120)
+    scene.grab()
+    assert flick.property("contentY") == 0 and _stretch(flick).property("distance") == 0
+
+
+def test_in_the_studios_preview_widget_the_stretch_and_the_fling_run(
+    preview: Any, qtbot: Any
+) -> None:
+    """The studio shows the preview in a QQuickWidget, whose frames drive the stretch's spring
+    and the fling as the scene's window does."""
+    preview.set_spec(spec_of(_rows(40)))
+    preview.grab_image()
+    (flick,) = [i for i in find_items(preview.screen_item(), "") if i.inherits("QQuickFlickable")]
+    stretched, widget = _stretch(flick), preview.quick_widget
+    qtbot.mousePress(widget, LEFT, pos=QPoint(200, 300))
+    for i in range(1, 21):
+        qtbot.mouseMove(widget, QPoint(200, 300 + 15 * i), delay=16)
+    assert float(stretched.property("distance")) > 0.2
+    qtbot.mouseRelease(widget, LEFT, pos=QPoint(200, 600), delay=16)
+    qtbot.waitUntil(lambda: float(stretched.property("distance")) == 0, timeout=3000)
+    qtbot.mousePress(widget, LEFT, pos=QPoint(200, 600))
+    for i in range(1, 11):
+        qtbot.mouseMove(widget, QPoint(200, 600 - 20 * i), delay=10)
+    released_at = float(flick.property("contentY"))
+    qtbot.mouseRelease(widget, LEFT, pos=QPoint(200, 400), delay=10)
+    fling = _fling_of(flick)
+    velocity = float(fling.property("velocity"))
+    assert velocity > 1000
+    qtbot.waitUntil(lambda: not fling.property("running"), timeout=5000)
+    travel = float(flick.property("contentY")) - released_at
+    assert travel == pytest.approx(fling_distance(velocity), rel=1e-3)
