@@ -215,6 +215,9 @@ class PreviewController(QObject):
         if node == ln.node:
             ln.node = node  # the shared subtree's identity, for the next edit's `is` check
             return
+        # An edit is no state change of the running prototype: a container on its path takes
+        # its new size at once (studio.preview.sizing animates what the runtime changes).
+        ln.extra.pop("size", None)
         if (
             node.get("id") != ln.node.get("id")
             or (not ln.scope and self._tree.address(ln) in changed)

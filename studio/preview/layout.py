@@ -297,6 +297,14 @@ class Host(Protocol):
     def lazy_scroll(self, ln: LNode) -> None:
         """This scroll left part of its child unmeasured (`extra["lazy_below"]`)."""
 
+    def content_size(self, ln: LNode, w: float, h: float, partial: bool) -> tuple[float, float]:
+        """The size a box, row or column whose content measured `w` x `h` reports now, while
+        motion is on (its animateContentSize: studio.preview.sizing). `partial`: measured only
+        down to where it can be seen (a lazy scroll's content), which is no change to animate."""
+
+
+#: The node types whose content size animates (SC `RenderPrototypeNodeContent`'s containerModifier).
+_ANIMATES_SIZE = frozenset({"box", "row", "column"})
 
 Cons = tuple[float, float, float, float, int]  # min_w, max_w, min_h, max_h, weight axis
 
@@ -515,6 +523,14 @@ def measure(host: Host, ln: LNode, c: Cons, limit: float = INF) -> None:
     ln.partial = -1
     content = CONTENT.get(t, _zero)
     cw, ch = content(host, ln, box, limit - pad_t)
+    if t in _ANIMATES_SIZE and host.motion and not host.edit_mode:
+        # SC `RenderPrototypeNodeContent`: `prototypeAnimateSize` (animateContentSize) inside
+        # the padding reports the animated content size, in the content's constraints; the
+        # content keeps its layout at the top-start (studio.preview.sizing).
+        aw, ah = host.content_size(ln, cw, ch, ln.partial >= 0)
+        cw, ch = clamp(aw, cmin_w, cmax_w), clamp(ah, cmin_h, cmax_h)
+    elif "size" in ln.extra:
+        del ln.extra["size"]  # motion off or edit mode: at rest when it comes back
     ln.cw, ln.ch = cw, ch
     ln.mw = clamp(cw + pad_h, box[0], box[1])
     ln.mh = clamp(ch + pad_v, box[3], box[4])

@@ -33,6 +33,7 @@ from studio.preview.nodes import (
     dependencies,
     own_fields,
 )
+from studio.preview.sizing import ContentSize
 
 if TYPE_CHECKING:
     from studio.preview.controller import PreviewController
@@ -107,6 +108,15 @@ class SceneTree:
         self._anchor_scan = AnchorScan()
         self.floating = False
         self._origin = (0.0, 0.0)
+        #: Containers' animated content sizes (studio.preview.sizing): those measured in this
+        #: layout (`_sized`), those still moving (`_sizing`), ticked once a frame; `_now` is the
+        #: time of the layout being made.
+        self._sized: set[LNode] = set()
+        self._sizing: set[LNode] = set()
+        self._now = time.monotonic()
+        self._size_ticks = QTimer()
+        self._size_ticks.setInterval(16)
+        self._size_ticks.timeout.connect(self._tick_sizes)
 
     # -- layout.Host -------------------------------------------------------------------------
     def style(self, ln: LNode) -> dict[str, Any]:
@@ -147,6 +157,44 @@ class SceneTree:
 
     def child_entries(self, ln: LNode) -> list[tuple[dict[str, Any], str, dict[str, Any]]]:
         return child_entries(ln.node, ln.path)
+
+    def content_size(self, ln: LNode, w: float, h: float, partial: bool) -> tuple[float, float]:
+        anim = ln.extra.get("size")
+        if not isinstance(anim, ContentSize) or partial or anim.partial:
+            # The first size is taken as it is; so is a lazily measured content's, which grows
+            # as the rest of it is measured (the phone measures it whole at once).
+            ln.extra["size"] = ContentSize.at_rest(w, h, 1 / self.density)
+            ln.extra["size"].partial = partial
+            return w, h
+        anim.pending = (w, h)
+        self._sized.add(ln)
+        return anim.size(self._now)
+
+    def _settle_sizes(self) -> None:
+        """After a layout: each measured container runs to what it measured; tick while any
+        moves."""
+        now = self._now
+        for ln in self._sized:
+            anim = ln.extra.get("size")
+            if isinstance(anim, ContentSize) and anim.commit(now):
+                self._sizing.add(ln)
+        self._sized.clear()
+        root = self.root
+        self._sizing = {
+            ln for ln in self._sizing
+            if _attached(ln, root) and isinstance(anim := ln.extra.get("size"), ContentSize)
+            and anim.running(now)
+        }  # fmt: skip
+        if self._sizing and not self._closed:
+            if not self._size_ticks.isActive():
+                self._size_ticks.start()
+        else:
+            self._size_ticks.stop()
+
+    def _tick_sizes(self) -> None:
+        for ln in self._sizing:
+            ln.mark_dirty()
+        self.relayout()
 
     def lazy_scroll(self, ln: LNode) -> None:
         self._lazy_scrolls.add(ln)
@@ -208,6 +256,12 @@ class SceneTree:
         if offset is not None and ln.type == "scroll":
             ln.extra["offset"] = offset
         ln.invalidate()
+        # An edit is no state change of the running prototype: the containers around it take
+        # their new size at once (studio.preview.sizing animates what the runtime changes).
+        up = ln.parent
+        while up is not None:
+            up.extra.pop("size", None)
+            up = up.parent
         obj = ln.obj
         if obj is not None:
             self._set_kids(obj, [])
@@ -282,7 +336,9 @@ class SceneTree:
         if not self.measurer.ready:
             return
         max_w, max_h = self._root_max
+        self._now = time.monotonic()
         measure(self, root, (0.0, max_w, 0.0, max_h, 0), INF)
+        self._settle_sizes()
         anchored = layered(self, root) if self._has_anchors else []
         if anchored and not self.eager and self._lazy():
             self._reach_anchors(root, anchored)
@@ -638,6 +694,7 @@ class SceneTree:
         self._closed = True
         self._completer.stop()
         self._ahead.stop()
+        self._size_ticks.stop()
         self.measurer.close()
 
 

@@ -372,3 +372,46 @@ def test_expand_clips_the_full_size_content_from_its_bottom_end_EnterExitTransit
     assert (body.width(), body.height()) == full
     corner = body.mapToItem(panel, QPointF(body.width(), body.height()))
     assert (corner.x(), corner.y()) == pytest.approx((panel.width(), panel.height()), abs=0.5)
+
+
+def _growing_row(preview: Any, **top: Any) -> Any:
+    row = {"type": "row", "id": "r", "style": {"background": "#FFCC00", "padding": {"start": 8}},
+           "children": [{"type": "text", "text": "{label}"}]}  # fmt: skip
+    preview.set_spec(screen({"label": "Hi"}, row, **top))
+    _entry(preview, "row")
+    return delegate_at(preview, "r")
+
+
+def test_a_row_s_size_follows_its_content_on_a_spring_MO_prototypeAnimateSize_animateContentSize(  # noqa: N802, E501
+    preview: Any, qtbot: Any
+) -> None:
+    # SC `RenderPrototypeNodeContent` gives box, row and column `prototypeAnimateSize`: with motion
+    # on, `animateContentSize()` reports its content size through a spring (StiffnessMediumLow,
+    # no bounce) from the size it had, so a longer label widens the row over about 300 ms and its
+    # siblings follow; the text is laid out at once at its new width (clipped meanwhile).
+    row = _growing_row(preview)
+    before = row.width()
+    preview.runtime.set_value("label", "Hello there, a longer label")
+    # the label is laid out at once at its new width; the row wraps it plus its padding
+    target = _entry(preview, "text")["bounds"]["width"] + 8
+    assert target > before + 50
+    widths: list[float] = []
+
+    def grown() -> bool:
+        widths.append(row.width())
+        return abs(widths[-1] - target) < 0.5
+
+    qtbot.waitUntil(grown, timeout=3000)
+    assert any(before + 1 < w < target - 1 for w in widths)  # it moved through the sizes between
+    assert widths == sorted(widths)  # no bounce: dampingRatio 1
+
+
+def test_without_motion_a_row_takes_its_new_size_at_once_MO_prototypeAnimateSize_disabled(  # noqa: N802
+    preview: Any, qtbot: Any
+) -> None:
+    row = _growing_row(preview, motion="none")
+    before = row.width()
+    preview.runtime.set_value("label", "Hello there, a longer label")
+    qtbot.waitUntil(lambda: row.width() > before + 50, timeout=3000)
+    # the first new width is the final one: the row wraps its laid-out label plus its padding
+    assert row.width() == pytest.approx(_entry(preview, "text")["bounds"]["width"] + 8, abs=0.5)
