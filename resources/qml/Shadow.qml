@@ -18,24 +18,36 @@ Item {
     readonly property var m: elevation > 0 && width > 0 && height > 0
         ? preview.shadow(elevation, radius, width, height, color, ratio) : ({})
     // The node's centre on the phone's screen: the spot shadow moves by zr times its distance
-    // from the light (updated as the node is laid out, resized or scrolled).
+    // from the light. A delegate is parented only after it is complete, so the chain up to the
+    // screen is walked once the event loop runs (and again, a bounded number of times, while
+    // some ancestor is not yet on the screen); then the centre follows the node's size, its
+    // delegate's place in its parent and the nearest scroll. A move of an ancestor alone (an
+    // edit above it) is not followed.
     property point centre: Qt.point(0, 0)
     property Item screenItem: null
     property Item host: null
     property Item flick: null
+    property int tries: 0
+    function attach() {
+        var p = s.parent, host_ = null, flick_ = null;
+        while (p && p.objectName !== "screen") {
+            if (!host_ && p.shownGeneration !== undefined) host_ = p;
+            if (!flick_ && p.contentY !== undefined) flick_ = p;
+            p = p.parent;
+        }
+        host = host_;
+        flick = flick_;
+        screenItem = p;
+        if (p)
+            place();
+        else if (++tries < 4)
+            Qt.callLater(s.attach);
+    }
     function place() {
         if (screenItem)
             centre = s.mapToItem(screenItem, width / 2, height / 2);
     }
-    Component.onCompleted: {
-        for (var p = s.parent; p; p = p.parent) {
-            if (!host && p.shownGeneration !== undefined) host = p;
-            if (!flick && p.contentY !== undefined) flick = p;
-            if (p.objectName === "screen") { screenItem = p; break; }
-            if (!p.parent) screenItem = p;
-        }
-        place();
-    }
+    Component.onCompleted: Qt.callLater(s.attach)
     onWidthChanged: place()
     onHeightChanged: place()
     Connections {
