@@ -18,48 +18,44 @@ Item {
     readonly property var m: elevation > 0 && width > 0 && height > 0
         ? preview.shadow(elevation, radius, width, height, color, ratio) : ({})
     // The node's centre on the phone's screen: the spot shadow moves by zr times its distance
-    // from the light. A delegate is parented only after it is complete, so the chain up to the
-    // screen is walked once the event loop runs (and again, a bounded number of times, while
-    // some ancestor is not yet on the screen); then the centre follows the node's size, its
-    // delegate's place in its parent and the nearest scroll. A move of an ancestor alone (an
-    // edit above it) is not followed.
+    // from the light. The shadow follows every ancestor's x and y up to the screen (a layout
+    // pass, a scroll: a scroll's content item moves) and its own size; a delegate is parented
+    // after it is complete, so while the chain does not reach the screen its top's parentChanged
+    // walks it again. The links are plain signal connections, dropped when the shadow goes.
     property point centre: Qt.point(0, 0)
     property Item screenItem: null
-    property Item host: null
-    property Item flick: null
-    property int tries: 0
+    property var links: []
+    function detach() {
+        for (var i = 0; i < links.length; ++i)
+            links[i][0].disconnect(links[i][1]);
+        links = [];
+    }
     function attach() {
-        var p = s.parent, host_ = null, flick_ = null;
-        while (p && p.objectName !== "screen") {
-            if (!host_ && p.shownGeneration !== undefined) host_ = p;
-            if (!flick_ && p.contentY !== undefined) flick_ = p;
-            p = p.parent;
+        detach();
+        var p = s.parent, made = [];
+        for (; p; p = p.parent) {
+            if (p.objectName === "screen")
+                break;
+            made.push([p.xChanged, s.place], [p.yChanged, s.place]);
+            if (!p.parent) {
+                made.push([p.parentChanged, s.attach]);
+                break;
+            }
         }
-        host = host_;
-        flick = flick_;
-        screenItem = p;
-        if (p)
-            place();
-        else if (++tries < 4)
-            Qt.callLater(s.attach);
+        for (var i = 0; i < made.length; ++i)
+            made[i][0].connect(made[i][1]);
+        links = made;
+        screenItem = p && p.objectName === "screen" ? p : null;
+        place();
     }
     function place() {
         if (screenItem)
             centre = s.mapToItem(screenItem, width / 2, height / 2);
     }
-    Component.onCompleted: Qt.callLater(s.attach)
+    Component.onCompleted: attach()
+    Component.onDestruction: detach()
     onWidthChanged: place()
     onHeightChanged: place()
-    Connections {
-        target: s.host
-        function onXChanged() { s.place(); }
-        function onYChanged() { s.place(); }
-    }
-    Connections {
-        target: s.flick
-        function onContentXChanged() { s.place(); }
-        function onContentYChanged() { s.place(); }
-    }
     BorderImage {
         readonly property var l: s.m.ambient
         visible: !!l

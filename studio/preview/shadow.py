@@ -167,8 +167,11 @@ def ring_image(ring: Ring, width: int, height: int, ratio: float, color: QColor)
 def _layer(ring: Ring, w: float, h: float, ratio: float, color: str) -> dict[str, Any]:
     """One BorderImage's source and borders (px) for `ring` around a `w` x `h` dp caster: a
     nine-patch whose 1 px middle stretches over any size when the outer rectangle is at least two
-    insets across, else an image of that exact size."""
-    border = math.ceil(ring.inset * ratio)
+    insets across, else an image of that exact size. The border goes one pixel past the ring's
+    inset, so the pixels around the middle are the middle's: a linearly filtered stretch (OpenGL)
+    blends the middle with its neighbours over the whole stretched length and would smear the
+    ring's inner edge across the caster."""
+    border = math.ceil(ring.inset * ratio) + 1
     ow, oh = (w * ring.scale + 2 * ring.outset) * ratio, (h * ring.scale + 2 * ring.outset) * ratio
     if ow >= 2 * border + 1 and oh >= 2 * border + 1:
         size, border_px = (2 * border + 1, 2 * border + 1), border

@@ -18,7 +18,7 @@ from studio.preview.shadow import (
     spot_ring,
 )
 from tests.preview.fidelity import bounds, spec_of
-from tests.preview.helpers import pixels
+from tests.preview.helpers import find_items, pixels
 
 W, H = 160, 100  # the caster, dp
 DEVICE = (412.0, 915.0, 2.625)
@@ -185,3 +185,45 @@ def test_an_elevated_card_casts_a_level1_shadow_CardDefaults_elevatedCardElevati
     below = dark[bottom:, x]
     # 1 dp up: a spot shadow of 800 dp * zr = 1.4 dp blur, shifted 0.6 dp down at this height
     assert 1 <= _extent(below) <= 4 and below[0] >= 5
+
+
+def test_a_scrolled_node_casts_its_shadow_from_where_it_is_now_GetSpotParams(  # noqa: N802
+    scene: Any,
+) -> None:
+    # a caster 760 dp down a long scroll, then scrolled 700 dp up: its shadow is the one a
+    # node 60 dp down casts, not the one it cast before the scroll
+    caster = {"type": "box", "id": "c", "style": {"width": {"dp": W}, "height": {"dp": H},
+              "background": "#FFFFFF", "cornerRadius": 12, "elevation": 6}, "children": []}  # fmt: skip
+    column = {"type": "column", "style": {"width": "fill", "background": "#FFFFFF",
+              "padding": {"top": 760, "start": (412 - W) / 2, "bottom": 900}},
+              "children": [caster]}  # fmt: skip
+    spec = spec_of({"type": "scroll", "child": column}, motion="none")
+    b = bounds(scene, spec)["c"]
+    x = round(b["x"] + W / 2)
+
+    def below(image_dark: np.ndarray, top: float) -> int:
+        return _extent(image_dark[round(top + H) :, x])
+
+    before = below(255 - pixels(scene.grab())[:, :, 1].astype(int), b["y"])
+    (flick,) = [i for i in find_items(scene.screen_item(), "") if i.inherits("QQuickFlickable")]
+    flick.setProperty("contentY", 700.0)
+    moved = bounds(scene)["c"]
+    assert moved["y"] == pytest.approx(b["y"] - 700, abs=1)
+    after = below(255 - pixels(scene.grab())[:, :, 1].astype(int), moved["y"])
+    assert before - after == pytest.approx(spot_ratio(6, 412, 915) * 700, abs=2)
+
+
+def test_shadows_of_dropped_and_remade_rows_come_and_go_quietly(scene: Any) -> None:
+    # a long scroll drops the rows it scrolls past and makes them again on the way back: each
+    # shadow's links to its ancestors go with it (a Qt warning would fail this test)
+    rows = [{"type": "box", "id": f"r{i}", "children": [], "style": {"width": "fill",
+             "height": {"dp": 80}, "background": "#FFFFFF", "elevation": 3}}
+            for i in range(80)]  # fmt: skip
+    column = {"type": "column", "style": {"width": "fill", "spacing": 8}, "children": rows}
+    bounds(scene, spec_of({"type": "scroll", "child": column}))
+    (flick,) = [i for i in find_items(scene.screen_item(), "") if i.inherits("QQuickFlickable")]
+    for y in (3000.0, 6000.0, 0.0):
+        flick.setProperty("contentY", y)
+        shown = bounds(scene)
+        assert ("r0" in shown) == (y == 0)  # dropped while far past it, made again at the top
+    assert "r0" in shown and shown["r0"]["y"] < 100
