@@ -36,7 +36,7 @@ AbstractButton {
             anchors.verticalCenter: parent.verticalCenter
             height: b.visualHeight
             Loader {
-                // only an elevated button makes its shadow (a Repeater and its rectangles)
+                // only an elevated button makes its shadow (two nine-patch images)
                 anchors.fill: parent
                 active: b.variant === "elevated"
                 sourceComponent: Shadow {

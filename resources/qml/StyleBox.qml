@@ -19,7 +19,7 @@ Item {
         sourceComponent: Shadow {
             elevation: d.st.elevation || 0
             radius: Math.min(d.st.radius || 0, Math.min(d.width, d.height) / 2)
-            color: d.st.shadow || "#40000000"
+            color: d.st.shadow || "#FF000000"
         }
     }
     Loader {

@@ -1060,6 +1060,26 @@ class PreviewController(QObject):
         add_rounded_images(engine)
         return "image://rounded/" + quote(job, safe="")
 
+    @Slot(float, float, float, float, str, float, result="QVariantMap")
+    def shadow(  # noqa: PLR0913 (the caster's elevation, shape and size, colour, pixel ratio)
+        self, elevation: float, radius: float, width: float, height: float, color: str, ratio: float
+    ) -> dict[str, Any]:
+        """What Shadow.qml draws for a caster `elevation` dp up (`studio.preview.shadow`: its
+        ambient and spot layers as `image://shadow/` nine-patches, the spot offset factor and the
+        light's position); registers the provider on first use."""
+        engine = self._engine
+        if engine is None:
+            return {}
+        from studio.preview.scene import add_shadow_images
+        from studio.preview.shadow import shadow_layers
+
+        add_shadow_images(engine)
+        device = (self._device.width, self._device.height, self._device.density)
+        return shadow_layers(
+            round(elevation, 3), round(radius, 3), round(width, 2), round(height, 2), color,
+            round(ratio, 3), device,
+        )  # fmt: skip
+
     @Slot()
     def dismissWindow(self) -> None:  # noqa: N802
         """AutoMobile's dismiss bar or Close control: the person holding the phone closed it."""

@@ -50,3 +50,12 @@ def add_rounded_images(engine: QQmlEngine) -> None:
         from studio.preview.rounded import RoundedImages
 
         engine.addImageProvider("rounded", RoundedImages())
+
+
+def add_shadow_images(engine: QQmlEngine) -> None:
+    """Register the `image://shadow/` provider of elevation shadows (once, on the first shadow:
+    a spec without elevation imports nothing for it)."""
+    if engine.imageProvider("shadow") is None:
+        from studio.preview.shadow import ShadowImages
+
+        engine.addImageProvider("shadow", ShadowImages())

@@ -85,9 +85,10 @@ def resolve_style(style: Mapping[str, Any], scheme: Scheme) -> dict[str, Any]:
         "hasRadius": "cornerRadius" in style,
         **_corners(style.get("cornerRadius")),
         "elevation": _num(style, "elevation", 0.0),
-        "shadow": scheme.color(style.get("shadowColor"), "#40000000")
+        # Compose's DefaultShadowColor (opaque black): the light's alphas make it faint.
+        "shadow": scheme.color(style.get("shadowColor"), "#FF000000")
         if "shadowColor" in style
-        else "#40000000",
+        else "#FF000000",
         "grad": _gradient(style.get("gradient"), scheme),
         "aspect": _num(style, "aspectRatio", 0.0),
         "ox": float(offset.get("x", 0)),
