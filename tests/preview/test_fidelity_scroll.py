@@ -7,10 +7,6 @@ the spline decay). The expected numbers are computed here from the sources' form
 from __future__ import annotations
 
 import math
-import os
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +18,7 @@ from PySide6.QtTest import QTest
 
 from tests.preview.fidelity import spec_of
 from tests.preview.helpers import find_items, pixels
+from tests.preview.probe import opengl_probe
 
 LEFT, NO_MOD = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 ROW = 80  # dp, each row of the test lists
@@ -354,28 +351,11 @@ def test_no_stretch_without_motion_or_in_edit_mode(scene: Any, switch: str) -> N
 def test_the_stretch_draws_alike_on_opengl_EdgeEffect(tmp_path: Any) -> None:  # noqa: N802
     """The same drag on the OpenGL scene graph (xcb on a private Xvfb, a child process): the
     first row's end moves down by the stretch, back after the release, and Qt logs nothing."""
-    import json
-
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (apt-get install xvfb; see scripts/system-deps)")
-    from studio.preview.cli import OPENGL_CHILD_ENV
-    from studio.preview.xvfb import VirtualDisplay
-    from tests.preview.conftest import REPO
-
-    with VirtualDisplay() as display:
-        env = dict(os.environ, **OPENGL_CHILD_ENV, DISPLAY=display.display)
-        done = subprocess.run(
-            [sys.executable, "-m", "tests.preview.stretch_probe"],
-            env=env, cwd=REPO, capture_output=True, text=True, timeout=100, check=False,
-        )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
-    assert seen["api"] == "OpenGL"
+    seen = opengl_probe("tests.preview.stretch_probe")  # on OpenGL, and Qt logs nothing
     assert seen["rest"] == pytest.approx(ROW, abs=0.5)
     assert seen["stretched"] == pytest.approx(ROW * (1 + stretch_of(seen["distance"])), abs=0.6)
     assert seen["stretched"] - ROW > 1.2
     assert seen["settled"] and seen["after"] == pytest.approx(ROW, abs=0.5)
-    assert seen["messages"] == [] and done.stderr.strip() == "", done.stderr
 
 
 def test_a_touch_stops_a_fling(rows: Any, qtbot: Any) -> None:
