@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint
 
+from tests.preview import helpers
 from tests.preview.helpers import LEFT, find_items
 from tests.preview.probe import opengl_probe
 
@@ -32,13 +33,8 @@ def spec(state: dict[str, Any], is24: bool = True, **top: Any) -> dict[str, Any]
 
 
 def named(preview: Any, name: str) -> Any:
-    stack = [preview.screen_item()]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == name:
-            return item
-        stack.extend(item.childItems())
-    raise AssertionError(name)
+    """The item of that objectName on the shown screen (AssertionError where there is none)."""
+    return helpers.named(preview.screen_item(), name)
 
 
 class Dial:
@@ -92,11 +88,7 @@ class Dial:
 
 
 def _has(preview: Any, name: str) -> bool:
-    try:
-        named(preview, name)
-    except AssertionError:
-        return False
-    return True
+    return helpers.find_named(preview.screen_item(), name) is not None
 
 
 def same_angle(a: float, b: float) -> bool:
