@@ -115,7 +115,8 @@ def opengl_probe(module: str, timeout_s: float = 100) -> dict[str, Any]:
     if seen.get("api") != "OpenGL":
         pytest.fail(f"{module}: drew on {seen.get('api')!r}, not OpenGL", pytrace=False)
     if seen["messages"] or done.stderr.strip():
-        pytest.fail(f"{module}: Qt logged {seen['messages']}; stderr: {tail}", pytrace=False)
+        logged = " | ".join(m["text"] for m in seen["messages"])[:1500] or "nothing"
+        pytest.fail(f"{module}: Qt logged {logged}; stderr: {tail}", pytrace=False)
     return seen
 
 
