@@ -6,16 +6,13 @@ Run: `QT_QPA_PLATFORM=xcb DISPLAY=:N python -m tests.preview.datepicker_probe`."
 
 from __future__ import annotations
 
-import json
 import sys
-import time
-from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtTest import QTest
+from tests.preview.fidelity import rgb_at
+from tests.preview.helpers import click_item, find_named
+from tests.preview.probe import open_scene, run_probe, wait_for
 
 SPEC: dict[str, Any] = {
     "id": "probe",
@@ -29,95 +26,48 @@ SPEC: dict[str, Any] = {
 }
 
 
-def _wait_for(condition: Callable[[], bool], timeout_s: float = 5.0) -> bool:
-    """Runs the event loop until `condition` holds (True) or the time is up (False)."""
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        loop = QEventLoop()
-        QTimer.singleShot(10, loop.quit)
-        loop.exec()
-    return True
+def _shown(scene: Any, name: str) -> Any:
+    """The visible item of that objectName on the shown screen, or None."""
+    return find_named(scene.screen_item(), name, visible=True)
 
 
-def _named(scene: Any, name: str) -> Any:
-    stack = [scene.screen_item()]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == name and item.isVisible():
-            return item
-        stack.extend(item.childItems())
-    return None
-
-
-def _rgb(image: Any, x: float, y: float) -> list[int]:
-    c = image.pixelColor(round(x), round(y))
-    return [c.red(), c.green(), c.blue()]
-
-
-def _click(scene: Any, item: Any) -> None:
-    at = item.mapToScene(item.boundingRect().center()).toPoint()
-    QTest.mouseClick(scene.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
-
-
-def _probe(rtl: bool) -> dict[str, Any]:
-    from studio.preview.render import HeadlessScene
-
+def _pick(scene: Any) -> dict[str, Any]:
+    """Today's ring and the picked day, the year list opened, then a year tapped."""
     out: dict[str, Any] = {}
-    scene = HeadlessScene(412, 915, "light", chrome=False, rtl=rtl)
     scene.controller.set_today(date(2026, 2, 18))
-    try:
-        scene.show(SPEC)
-        image = scene.grab()
-        ring = _named(scene, "todayRing")
-        centre = ring.mapToScene(ring.boundingRect().center())
-        out["ring"] = _rgb(image, centre.x() - 19.5, centre.y())
-        out["inside_ring"] = _rgb(image, centre.x() - 17.5, centre.y())
-        _click(scene, _named(scene, "yearMenuButton"))
+    scene.show(SPEC)
+    image = scene.grab()
+    ring = _shown(scene, "todayRing")
+    centre = ring.mapToScene(ring.boundingRect().center())
+    out["ring"] = rgb_at(image, centre.x() - 19.5, centre.y())
+    out["inside_ring"] = rgb_at(image, centre.x() - 17.5, centre.y())
+    click_item(scene, _shown(scene, "yearMenuButton"))
 
-        def open_() -> bool:
-            clip = _named(scene, "yearPickerClip")
-            return _named(scene, "yearGrid") is not None and clip.height() == 336
+    def open_() -> bool:
+        clip = _shown(scene, "yearPickerClip")
+        return _shown(scene, "yearGrid") is not None and clip.height() == 336
 
-        _wait_for(open_)
-        image = scene.grab()
-        year = _named(scene, "year2026")
-        top = year.mapToScene(year.boundingRect().topLeft())
-        out["selected_year"] = _rgb(image, top.x() + 10, top.y() + 18)
-        _click(scene, _named(scene, "year2028"))
-        _wait_for(lambda: _named(scene, "yearGrid") is None)
-        scene.grab()
-        out["after_year_tap"] = str(_named(scene, "datePickerMonthYear").property("text"))
-        out["picked"] = scene.controller.runtime.value("d")
-        out["primary"] = scene.controller.scheme.colors["primary"]
-        out["container"] = scene.controller.scheme.colors["surfaceContainerHigh"]
-    finally:
-        scene.close()
+    wait_for(open_)
+    image = scene.grab()
+    year = _shown(scene, "year2026")
+    top = year.mapToScene(year.boundingRect().topLeft())
+    out["selected_year"] = rgb_at(image, top.x() + 10, top.y() + 18)
+    click_item(scene, _shown(scene, "year2028"))
+    wait_for(lambda: _shown(scene, "yearGrid") is None)
+    scene.grab()
+    out["after_year_tap"] = str(_shown(scene, "datePickerMonthYear").property("text"))
+    out["picked"] = scene.controller.runtime.value("d")
+    out["primary"] = scene.controller.scheme.colors["primary"]
+    out["container"] = scene.controller.scheme.colors["surfaceContainerHigh"]
     return out
 
 
-def main() -> int:
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
-    from studio.preview.render import HeadlessScene, captured_messages, graphics_api
-    from studio.preview.scene import prepare_quick
-
-    prepare_quick(None)
-    out: dict[str, Any] = {}
-    with captured_messages() as messages:
-        out["ltr"] = _probe(False)
-        out["rtl"] = _probe(True)
-        scene = HeadlessScene(412, 915, "light", chrome=False)
-        try:
-            scene.show(SPEC)
-            out["api"] = graphics_api(scene)
-        finally:
-            scene.close()
-    out["messages"] = messages
-    print(json.dumps(out))
-    del app
-    return 0
+def body(scene: Any, out: dict[str, Any]) -> None:
+    """The picker left to right on the harness's scene, then right to left on a second one."""
+    out["ltr"] = _pick(scene)
+    with open_scene(rtl=True) as rtl:
+        out["rtl"] = _pick(rtl)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_probe(body))

@@ -5,15 +5,15 @@ Run: `QT_QPA_PLATFORM=xcb DISPLAY=:N python -m tests.preview.ripple_probe`."""
 
 from __future__ import annotations
 
-import json
 import sys
-import time
-from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QPoint, Qt, QTimer
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QPoint
 from PySide6.QtTest import QTest
+
+from tests.preview.fidelity import rgb_at
+from tests.preview.helpers import LEFT, NO_MOD
+from tests.preview.probe import run_probe, wait_for
 
 SPEC: dict[str, Any] = {
     "id": "probe",
@@ -39,57 +39,25 @@ SPEC: dict[str, Any] = {
 }
 
 
-def _wait_for(condition: Callable[[], bool], timeout_s: float = 5.0) -> bool:
-    """Runs the event loop until `condition` holds (True) or the time is up (False)."""
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        loop = QEventLoop()
-        QTimer.singleShot(10, loop.quit)
-        loop.exec()
-    return True
-
-
-def main() -> int:
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
-    from studio.preview.render import HeadlessScene, captured_messages, graphics_api
-    from studio.preview.scene import prepare_quick
-
-    prepare_quick(None)
-    out: dict[str, Any] = {}
-    with captured_messages() as messages:
-        scene = HeadlessScene(412, 915, "light", chrome=False)
-        try:
-            scene.show(SPEC)
-            scene.grab()
-            box = next(e for e in scene.visible_summary() if e["address"] == "b")["bounds"]
-            x, y = box["x"], box["y"]
-
-            def rgb(image: Any, px: float, py: float) -> list[int]:
-                c = image.pixelColor(round(px), round(py))
-                return [c.red(), c.green(), c.blue()]
-
-            press = QPoint(round(x + 80), round(y + 50))
-            left, no_mod = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-            QTest.mousePress(scene.view, left, no_mod, press)
-            frame = scene.grab()
-            out["api"] = graphics_api(scene)
-            out["pressed"] = rgb(frame, x + 80, y + 50)
-            out["edge"] = rgb(frame, x + 40, y + 4)
-            out["corner"] = rgb(frame, x + 3, y + 3)
-            out["outside"] = rgb(frame, x + 163, y + 50)
-            QTest.mouseRelease(scene.view, left, no_mod, press)
-            out["cleared"] = _wait_for(lambda: rgb(scene.grab_now(), x + 80, y + 50) == [255] * 3)
-            out["tapped"] = sum(1 for e in scene.controller.runtime.events if e.name == "tapped")
-            out["onSurface"] = scene.controller.scheme.colors["onSurface"]
-        finally:
-            scene.close()
-    out["messages"] = messages
-    print(json.dumps(out))
-    del app
-    return 0
+def body(scene: Any, out: dict[str, Any]) -> None:
+    """Press the box's middle: the frame while held (in it, its edge, a cut corner, beside it),
+    then release and wait for the ripple to go."""
+    scene.show(SPEC)
+    scene.grab()
+    box = next(e for e in scene.visible_summary() if e["address"] == "b")["bounds"]
+    x, y = box["x"], box["y"]
+    press = QPoint(round(x + 80), round(y + 50))
+    QTest.mousePress(scene.view, LEFT, NO_MOD, press)
+    frame = scene.grab()
+    out["pressed"] = rgb_at(frame, x + 80, y + 50)
+    out["edge"] = rgb_at(frame, x + 40, y + 4)
+    out["corner"] = rgb_at(frame, x + 3, y + 3)
+    out["outside"] = rgb_at(frame, x + 163, y + 50)
+    QTest.mouseRelease(scene.view, LEFT, NO_MOD, press)
+    out["cleared"] = wait_for(lambda: rgb_at(scene.grab_now(), x + 80, y + 50) == (255,) * 3)
+    out["tapped"] = sum(1 for e in scene.controller.runtime.events if e.name == "tapped")
+    out["onSurface"] = scene.controller.scheme.colors["onSurface"]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_probe(body))

@@ -5,15 +5,14 @@ Run: `QT_QPA_PLATFORM=xcb DISPLAY=:N python -m tests.preview.stretch_probe`."""
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
-from PySide6.QtCore import QObject, QPoint, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QObject, QPoint
 from PySide6.QtTest import QTest
 
-from tests.preview.ripple_probe import _wait_for
+from tests.preview.helpers import LEFT, NO_MOD, drag, find_items
+from tests.preview.probe import run_probe, wait_for
 
 ROWS = [
     {"type": "box", "id": f"r{i}", "children": [],
@@ -38,40 +37,20 @@ def _row_edge(image: Any) -> float:
     return y + image.pixelColor(200, y).red() / 255
 
 
-def main() -> int:
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
-    from studio.preview.render import HeadlessScene, captured_messages, graphics_api
-    from studio.preview.scene import prepare_quick
-    from tests.preview.helpers import find_items
-
-    prepare_quick(None)
-    out: dict[str, Any] = {}
-    with captured_messages() as messages:
-        scene = HeadlessScene(412, 915, "light", chrome=False)
-        try:
-            scene.show(SPEC)
-            out["rest"] = _row_edge(scene.grab())
-            out["api"] = graphics_api(scene)
-            (flick,) = [
-                i for i in find_items(scene.screen_item(), "") if i.inherits("QQuickFlickable")
-            ]
-            stretch = flick.findChild(QObject, "edgeStretch")
-            left, no_mod = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-            QTest.mousePress(scene.view, left, no_mod, QPoint(200, 300))
-            for i in range(1, 21):
-                QTest.mouseMove(scene.view, QPoint(200, 300 + 15 * i), 16)
-            out["distance"] = float(stretch.property("distance"))
-            out["stretched"] = _row_edge(scene.grab_now())
-            QTest.mouseRelease(scene.view, left, no_mod, QPoint(200, 600), 16)
-            out["settled"] = _wait_for(lambda: float(stretch.property("distance")) == 0)
-            out["after"] = _row_edge(scene.grab())
-        finally:
-            scene.close()
-    out["messages"] = messages
-    print(json.dumps(out))
-    del app
-    return 0
+def body(scene: Any, out: dict[str, Any]) -> None:
+    """Drag 300 px down from the top (held), then release and wait for the stretch to settle:
+    the first row's end at rest, stretched and after."""
+    scene.show(SPEC)
+    out["rest"] = _row_edge(scene.grab())
+    (flick,) = [i for i in find_items(scene.screen_item(), "") if i.inherits("QQuickFlickable")]
+    stretch = flick.findChild(QObject, "edgeStretch")
+    drag(scene, QPoint(200, 300), 0, 300)
+    out["distance"] = float(stretch.property("distance"))
+    out["stretched"] = _row_edge(scene.grab_now())
+    QTest.mouseRelease(scene.view, LEFT, NO_MOD, QPoint(200, 600), 16)
+    out["settled"] = wait_for(lambda: float(stretch.property("distance")) == 0)
+    out["after"] = _row_edge(scene.grab())
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_probe(body))

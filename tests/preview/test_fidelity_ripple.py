@@ -8,12 +8,6 @@ bounds (and its rounded shape when it has a cornerRadius), nothing outside."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,8 +17,8 @@ from PySide6.QtTest import QTest
 
 from tests.preview.fidelity import bounds, close, hex_rgb, over, rgb_at, spec_of
 from tests.preview.helpers import find_items, scene_point
+from tests.preview.probe import opengl_probe
 
-REPO = Path(__file__).resolve().parents[2]
 TAP = [{"type": "emit", "name": "tapped"}]
 WHITE = (255, 255, 255)
 PRESSED_ALPHA = 0.1  # androidx material3 tokens/StateTokens.kt PressedStateLayerOpacity
@@ -263,25 +257,11 @@ def test_the_ripple_draws_alike_on_opengl_SC_prototypeNodeModifier_clickable_Loc
     """The same press on the OpenGL scene graph (xcb on a private Xvfb, a child process): the
     ripple tints the rounded box, not its corners nor outside it, goes after the release, the tap
     runs once, and Qt logs nothing."""
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (apt-get install xvfb; see scripts/system-deps)")
-    from studio.preview.cli import OPENGL_CHILD_ENV
-    from studio.preview.xvfb import VirtualDisplay
-
-    with VirtualDisplay() as display:
-        env = dict(os.environ, **OPENGL_CHILD_ENV, DISPLAY=display.display)
-        done = subprocess.run(
-            [sys.executable, "-m", "tests.preview.ripple_probe"],
-            env=env, cwd=REPO, capture_output=True, text=True, timeout=100, check=False,
-        )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
-    assert seen["api"] == "OpenGL"
+    seen = opengl_probe("tests.preview.ripple_probe")  # on OpenGL, and Qt logs nothing
     tint = over(hex_rgb(seen["onSurface"]), PRESSED_ALPHA, WHITE)
     assert close(tuple(seen["pressed"]), tint) and close(tuple(seen["edge"]), tint), seen
     assert tuple(seen["corner"]) == WHITE and tuple(seen["outside"]) == WHITE, seen
     assert seen["cleared"] and seen["tapped"] == 1, seen
-    assert seen["messages"] == [] and done.stderr.strip() == "", done.stderr
 
 
 # (node, state, press point and a probe point off the glyphs, as fractions of the node's bounds,

@@ -16,7 +16,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 
 from tests.preview.fidelity import bounds, box, close, hex_rgb, rgb_at, spec_of
-from tests.preview.helpers import item_rect, pixels
+from tests.preview.helpers import find_named, item_rect, named, pixels
 
 W, H = 412, 915
 
@@ -305,20 +305,12 @@ def _picker_spec(picker: dict[str, Any], state: dict[str, Any]) -> dict[str, Any
 def _find_named(scene: Any, name: str) -> Any:
     """The item of that objectName in the shown screen's item tree (Repeater delegates too), or
     None."""
-    stack = [scene.screen_item()]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == name:
-            return item
-        stack.extend(item.childItems())
-    return None
+    return find_named(scene.screen_item(), name)
 
 
 def _named(scene: Any, name: str) -> Any:
     """The item of that objectName on the shown screen."""
-    found = _find_named(scene, name)
-    assert found is not None, name
-    return found
+    return named(scene.screen_item(), name)
 
 
 def _texts_in(item: Any) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint
 
-from tests.preview.helpers import LEFT
+from tests.preview.helpers import swipe
 from tests.preview.test_interaction import _click, _entry
 
 MARK = [{"type": "emit", "name": "tapped"}]
@@ -169,14 +169,6 @@ def test_RenderPrototypeSheet_scrim_closes_even_without_dismissOnSwipe(
     qtbot.waitUntil(lambda: preview.runtime.value("open") is False)
 
 
-def _drag(qtbot: Any, preview: Any, start: QPoint, dy: int) -> None:
-    widget = preview.quick_widget
-    qtbot.mousePress(widget, LEFT, pos=start)
-    for step in range(1, 11):
-        qtbot.mouseMove(widget, QPoint(start.x(), start.y() + dy * step // 10))
-    qtbot.mouseRelease(widget, LEFT, pos=QPoint(start.x(), start.y() + dy))
-
-
 def _sheet_top(preview: Any) -> float:
     preview.grab_image()
     return float(named(preview, "sheet").mapToItem(preview.screen_item(), 0, 0).y())
@@ -191,10 +183,10 @@ def test_settlePrototypeSheet_the_whole_sheet_drags_to_the_nearest_detent(
     height = preview.screen_item().height()
     assert _sheet_top(preview) == height / 2  # opens at its first detent
     # dragged up from the middle of the sheet's body (not a handle): nearer full than half
-    _drag(qtbot, preview, QPoint(200, round(height * 0.75)), -round(height * 0.4))
+    swipe(qtbot, preview.quick_widget, QPoint(200, round(height * 0.75)), 0, -round(height * 0.4))
     qtbot.waitUntil(lambda: _sheet_top(preview) == 0)  # `full` is the whole window
     # dropped far below the smallest detent: dismissOnSwipe false keeps it, at half
-    _drag(qtbot, preview, QPoint(200, round(height * 0.5)), round(height * 0.8))
+    swipe(qtbot, preview.quick_widget, QPoint(200, round(height * 0.5)), 0, round(height * 0.8))
     qtbot.waitUntil(lambda: _sheet_top(preview) == height / 2)
     assert preview.runtime.value("open") is True
 

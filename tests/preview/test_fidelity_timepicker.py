@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint
 
+from tests.preview import helpers
 from tests.preview.helpers import LEFT, find_items
+from tests.preview.probe import opengl_probe
 
 TAPPED = [{"type": "emit", "name": "tapped"}]
 RPM = 2 * math.pi / 60  # RadiansPerMinute
@@ -31,13 +33,8 @@ def spec(state: dict[str, Any], is24: bool = True, **top: Any) -> dict[str, Any]
 
 
 def named(preview: Any, name: str) -> Any:
-    stack = [preview.screen_item()]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == name:
-            return item
-        stack.extend(item.childItems())
-    raise AssertionError(name)
+    """The item of that objectName on the shown screen (AssertionError where there is none)."""
+    return helpers.named(preview.screen_item(), name)
 
 
 class Dial:
@@ -91,11 +88,7 @@ class Dial:
 
 
 def _has(preview: Any, name: str) -> bool:
-    try:
-        named(preview, name)
-    except AssertionError:
-        return False
-    return True
+    return helpers.find_named(preview.screen_item(), name) is not None
 
 
 def same_angle(a: float, b: float) -> bool:
@@ -337,31 +330,10 @@ def test_the_dial_taps_drags_and_springs_alike_on_opengl_TimePicker_ClockDialNod
     """The same tap and drag on the OpenGL scene graph (xcb on a private Xvfb, a child process):
     the inner-ring hour, the switch to minutes, the dragged minute the selector settles on, one
     onTap per new value, and Qt logs nothing."""
-    import json
-    import os
-    import shutil
-    import subprocess
-    import sys
-
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (apt-get install xvfb; see scripts/system-deps)")
-    from studio.preview.cli import OPENGL_CHILD_ENV
-    from studio.preview.xvfb import VirtualDisplay
-    from tests.preview.conftest import REPO
-
-    with VirtualDisplay() as display:
-        env = dict(os.environ, **OPENGL_CHILD_ENV, DISPLAY=display.display)
-        done = subprocess.run(
-            [sys.executable, "-m", "tests.preview.timepicker_probe"],
-            env=env, cwd=REPO, capture_output=True, text=True, timeout=100, check=False,
-        )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
-    assert seen["api"] == "OpenGL"
+    seen = opengl_probe("tests.preview.timepicker_probe")  # on OpenGL, and Qt logs nothing
     assert (seen["hour"], seen["switched"], seen["settled"], seen["minute"]) == (15, True, True, 7)
     assert same_angle(seen["angle"], 7 * RPM - math.pi / 2)
     assert seen["tapped"] == 3  # 15:41, 15:05, 15:07
-    assert seen["messages"] == [] and done.stderr.strip() == "", done.stderr
 
 
 def test_a_number_partly_under_the_handle_is_split_at_its_edge_TimePicker_drawSelector(  # noqa: N802

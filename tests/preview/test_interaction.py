@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 
-from tests.preview.helpers import LEFT, center_of, pixels
+from tests.preview.helpers import LEFT, center_of, named, pixels
 
 BUTTON_SPEC: dict[str, Any] = {
     "id": "t",
@@ -332,21 +332,10 @@ def test_checkbox_chip_segmented_and_pickers_write_state(preview: Any, qtbot: An
     _click(qtbot, preview, QPoint(round(dial_x - 87.5), round(dial_y + 50.5)))
     qtbot.waitUntil(lambda: preview.runtime.value("hour") == 8)
     assert preview.runtime.value("minute") == 30
-    picker = _by_name(preview.screen_item(), "timePicker")
+    picker = named(preview.screen_item(), "timePicker")
     qtbot.waitUntil(lambda: picker.property("selection") == "minute")  # once the selector settled
     _click(qtbot, preview, QPoint(round(dial_x + 101), round(dial_y)))
     qtbot.waitUntil(lambda: preview.runtime.value("minute") == 15)
-
-
-def _by_name(root: Any, name: str) -> Any:
-    """The first item of that objectName under `root` (Repeater delegates too)."""
-    stack = [root]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == name:
-            return item
-        stack.extend(item.childItems())
-    raise AssertionError(name)
 
 
 def test_picking_a_day_writes_the_date_and_runs_on_tap(preview: Any, qtbot: Any) -> None:

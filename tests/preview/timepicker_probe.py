@@ -5,16 +5,15 @@ Run: `QT_QPA_PLATFORM=xcb DISPLAY=:N python -m tests.preview.timepicker_probe`."
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QPoint
 from PySide6.QtTest import QTest
 
-from tests.preview.ripple_probe import _wait_for
+from tests.preview.helpers import LEFT, NO_MOD, named
+from tests.preview.probe import run_probe, wait_for
 
 SPEC: dict[str, Any] = {
     "id": "probe",
@@ -36,66 +35,41 @@ SPEC: dict[str, Any] = {
 }
 
 
-def _named(root: Any, name: str) -> Any:
-    stack = [root]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == name:
-            return item
-        stack.extend(item.childItems())
-    raise LookupError(name)
+def body(scene: Any, out: dict[str, Any]) -> None:
+    """Tap 15 on the inner ring, wait for the minutes, then drag the selector from :05 out to the
+    ring and round to :07 and wait for it to settle."""
+    scene.show(SPEC)
+    scene.grab()
+    picker = named(scene.screen_item(), "timePicker")
+    dial = named(scene.screen_item(), "dial")
+    spring = named(scene.screen_item(), "selectorSpring")
+    centre = dial.mapToScene(dial.boundingRect().center())
+    runtime = scene.controller.runtime
 
+    def point(turn: float, radius: float) -> QPoint:
+        a = turn * 2 * math.pi
+        return QPoint(
+            round(centre.x() + radius * math.sin(a)),
+            round(centre.y() - radius * math.cos(a)),
+        )
 
-def main() -> int:
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
-    from studio.preview.render import HeadlessScene, captured_messages, graphics_api
-    from studio.preview.scene import prepare_quick
-
-    prepare_quick(None)
-    out: dict[str, Any] = {}
-    left, no_mod = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-    with captured_messages() as messages:
-        scene = HeadlessScene(412, 915, "light", chrome=False)
-        try:
-            scene.show(SPEC)
-            scene.grab()
-            picker = _named(scene.screen_item(), "timePicker")
-            dial = _named(scene.screen_item(), "dial")
-            spring = _named(scene.screen_item(), "selectorSpring")
-            centre = dial.mapToScene(dial.boundingRect().center())
-            runtime = scene.controller.runtime
-
-            def point(turn: float, radius: float) -> QPoint:
-                a = turn * 2 * math.pi
-                return QPoint(
-                    round(centre.x() + radius * math.sin(a)),
-                    round(centre.y() - radius * math.cos(a)),
-                )
-
-            out["api"] = graphics_api(scene)
-            QTest.mouseClick(scene.view, left, no_mod, point(3 / 12, 69))  # inner ring: 15
-            out["hour"] = runtime.value("h")
-            out["switched"] = _wait_for(
-                lambda: picker.property("selection") == "minute" and not spring.property("running")
-            )
-            press = point(5 / 60, 40)
-            QTest.mousePress(scene.view, left, no_mod, press)
-            for r in (50, 60, 70, 80, 90, 101):
-                QTest.mouseMove(scene.view, point(5 / 60, r))
-            QTest.mouseMove(scene.view, point(7 / 60, 101))
-            QTest.mouseRelease(scene.view, left, no_mod, point(7 / 60, 101))
-            out["settled"] = _wait_for(lambda: not spring.property("running"))
-            out["minute"] = runtime.value("m")
-            out["angle"] = float(dial.property("selectorAngle"))
-            out["tapped"] = sum(1 for e in runtime.events if e.name == "tapped")
-            scene.grab()
-        finally:
-            scene.close()
-    out["messages"] = messages
-    print(json.dumps(out))
-    del app
-    return 0
+    QTest.mouseClick(scene.view, LEFT, NO_MOD, point(3 / 12, 69))  # inner ring: 15
+    out["hour"] = runtime.value("h")
+    out["switched"] = wait_for(
+        lambda: picker.property("selection") == "minute" and not spring.property("running")
+    )
+    press = point(5 / 60, 40)
+    QTest.mousePress(scene.view, LEFT, NO_MOD, press)
+    for r in (50, 60, 70, 80, 90, 101):
+        QTest.mouseMove(scene.view, point(5 / 60, r))
+    QTest.mouseMove(scene.view, point(7 / 60, 101))
+    QTest.mouseRelease(scene.view, LEFT, NO_MOD, point(7 / 60, 101))
+    out["settled"] = wait_for(lambda: not spring.property("running"))
+    out["minute"] = runtime.value("m")
+    out["angle"] = float(dial.property("selectorAngle"))
+    out["tapped"] = sum(1 for e in runtime.events if e.name == "tapped")
+    scene.grab()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_probe(body))
