@@ -59,20 +59,27 @@ class AnchorScan:
         before: dict[int, tuple[Mapping[str, Any], bool]],
         seen: dict[int, tuple[Mapping[str, Any], bool]],
     ) -> bool:
+        # Every node is visited (an answer found early does not stop the walk), so that `seen`
+        # holds the whole spec for the next edit. Only the tree's own keys are followed.
         if isinstance(value, list):
-            return any(self._scan(v, before, seen) for v in value)
+            found = False
+            for v in value:
+                if self._scan(v, before, seen):
+                    found = True
+            return found
         if not isinstance(value, Mapping):
             return False
-        known = before.get(id(value))
+        key = id(value)
+        known = before.get(key)
         if known is not None and known[0] is value:
-            seen[id(value)] = known
+            seen[key] = known
             return known[1]
-        found = bounds_anchor(value) is not None or any(
-            self._scan(v, before, seen)
-            for k, v in value.items()
-            if k in ("root", "child", "children")
-        )
-        seen[id(value)] = (value, found)
+        found = "anchor" in value and bounds_anchor(value) is not None
+        for k in ("root", "child", "children"):
+            kid = value.get(k)
+            if kid is not None and self._scan(kid, before, seen):
+                found = True
+        seen[key] = (value, found)
         return found
 
 
