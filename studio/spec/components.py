@@ -30,7 +30,7 @@ from studio.spec.binding import (
     record,
 )
 from studio.spec.errors import SpecError
-from studio.spec.tree import children, map_children
+from studio.spec.tree import child_nodes, children, map_children
 
 #: How deep `use` nodes may nest (a component using a component ...), as upstream.
 MAX_COMPONENT_DEPTH = 8
@@ -179,7 +179,13 @@ def bind_props(node: Raw, instance: Instance) -> Raw:
 
 
 def _has_use(node: Raw) -> bool:
-    return node.get("type") == "use" or any(_has_use(c) for c, _ in children(node))
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.get("type") == "use":
+            return True
+        stack.extend(child_nodes(current))
+    return False
 
 
 def _definition_error(name: str, entry: object) -> ComponentError | None:

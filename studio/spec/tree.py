@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 __all__ = [
     "PATH",
+    "child_nodes",
     "child_path",
     "children",
     "find_id",
@@ -55,6 +56,18 @@ def children(node: NodeT, path: str = "") -> list[tuple[NodeT, str]]:
     if not isinstance(entries, list):
         return []
     return [(c, f"{path}.children[{i}]") for i, c in enumerate(entries) if is_node(c)]
+
+
+def child_nodes(node: Mapping[str, Any]) -> list[Any]:
+    """The node's child nodes by the same rule as `children`, without their paths (for walks
+    that need no path: half the cost on a large spec)."""
+    single: Any = node.get("child")
+    if is_node(single):
+        return [single]
+    entries = node.get("children")
+    if not isinstance(entries, list):
+        return []
+    return [c for c in entries if is_node(c)]
 
 
 def map_children(node: dict[str, Any], path: str, fn: Callable[[Any, str], Any]) -> dict[str, Any]:
