@@ -8,11 +8,18 @@ Item {
     property Item d
     anchors.fill: parent
     // The corners by screen side: per-corner radii are start/end (RoundedCornerShape(topStart
-    // ...)), which right to left puts topStart at the top right.
-    readonly property var tl: preview.rtl ? d.st.rTR : d.st.rTL
-    readonly property var tr: preview.rtl ? d.st.rTL : d.st.rTR
-    readonly property var br: preview.rtl ? d.st.rBL : d.st.rBR
-    readonly property var bl: preview.rtl ? d.st.rBR : d.st.rBL
+    // ...)), which right to left puts topStart at the top right; -1 is the uniform radius. A
+    // corner that lies in an ancestor's rounded clip is at least as round as the clip makes it
+    // (`g.clip`, studio/preview/clipshape.py: the software scene graph cannot clip to a shape).
+    readonly property var clipped: d.g.clip || null
+    function corner(own, i) {
+        var r = own >= 0 ? own : d.cornerRadius;
+        return clipped ? Math.max(r, clipped[i]) : r;
+    }
+    readonly property real tl: corner(preview.rtl ? d.st.rTR : d.st.rTL, 0)
+    readonly property real tr: corner(preview.rtl ? d.st.rTL : d.st.rTR, 1)
+    readonly property real br: corner(preview.rtl ? d.st.rBL : d.st.rBR, 2)
+    readonly property real bl: corner(preview.rtl ? d.st.rBR : d.st.rBL, 3)
     Loader {
         anchors.fill: parent
         active: (d.st.elevation || 0) > 0
@@ -27,10 +34,10 @@ Item {
         active: !!d.st.grad
         sourceComponent: GradientFill {
             grad: d.st.grad
-            topLeftRadius: box.tl >= 0 ? box.tl : d.cornerRadius
-            topRightRadius: box.tr >= 0 ? box.tr : d.cornerRadius
-            bottomRightRadius: box.br >= 0 ? box.br : d.cornerRadius
-            bottomLeftRadius: box.bl >= 0 ? box.bl : d.cornerRadius
+            topLeftRadius: box.tl
+            topRightRadius: box.tr
+            bottomRightRadius: box.br
+            bottomLeftRadius: box.bl
         }
     }
     Loader {
@@ -40,10 +47,10 @@ Item {
             // A gradient (drawn below) wins over the background colour; the border stays on top.
             color: d.st.bg && !d.st.grad ? d.st.bg : "transparent"
             radius: d.cornerRadius
-            topLeftRadius: box.tl >= 0 ? box.tl : radius
-            topRightRadius: box.tr >= 0 ? box.tr : radius
-            bottomRightRadius: box.br >= 0 ? box.br : radius
-            bottomLeftRadius: box.bl >= 0 ? box.bl : radius
+            topLeftRadius: box.tl
+            topRightRadius: box.tr
+            bottomRightRadius: box.br
+            bottomLeftRadius: box.bl
             border.width: d.st.bw || 0
             border.color: d.st.bc || "transparent"
         }

@@ -23,6 +23,7 @@ from PySide6.QtGui import QImageReader
 
 from studio.preview import icons
 from studio.preview.anchors import AnchorLayer, AnchorScan, Layered, layered, stopped_short
+from studio.preview.clipshape import clip_corners
 from studio.preview.layout import FLOATING, INF, LNode, bounds_anchor, measure
 from studio.preview.measure import QuickMeasurer
 from studio.preview.nodes import (
@@ -443,11 +444,23 @@ class SceneTree:
         """Re-send the geometry of what is instantiated (after a layout that moved nothing)."""
         self.relayout()
 
+    def _card_radius(self) -> float:
+        return self._c.scheme.shape_tokens.get("medium", 12.0)
+
+    def _geo(self, ln: LNode) -> dict[str, Any]:
+        """What a delegate reads of its node's layout, with the corners its ancestors' rounded
+        clips give it (studio.preview.clipshape)."""
+        geo = _geo(ln)
+        clip = clip_corners(ln, self.rtl, self._card_radius, layered=id(ln) in self.anchors.listed)
+        if clip is not None:
+            geo["clip"] = list(clip)
+        return geo
+
     # -- what is instantiated ----------------------------------------------------------------
     def _mount(self, ln: LNode, window: Window) -> None:
         obj = ln.obj
         assert obj is not None
-        obj.set_geo(_geo(ln))
+        obj.set_geo(self._geo(ln))
         obj.sync_view()
         kids: list[LNode] = []
         t = ln.type
@@ -469,7 +482,7 @@ class SceneTree:
                 if i in mounted and k.cons is not None:
                     self._mount(k, None)
                 else:
-                    k.obj.set_geo(_geo(k))
+                    k.obj.set_geo(self._geo(k))
             self._set_kids(obj, kids)
             return
         elif t == "scroll":
@@ -482,7 +495,7 @@ class SceneTree:
             assert k.obj is not None
             if w is _HIDDEN or (k.cons is None and not k.floating):
                 # a hidden node kept so that showing it animates in: no size, no children yet
-                k.obj.set_geo(_geo(k))
+                k.obj.set_geo(self._geo(k))
                 k.obj.sync_view()
                 self._set_kids(k.obj, [])
             else:

@@ -425,3 +425,136 @@ def test_corner_radius_clips_an_image_to_its_rounded_shape_SC_modifier_clip(  # 
         assert not close(rgb_at(image, b["x"] + 2, b["y"] + 2), green, 40)  # the corner is cut
     finally:
         scene.close()
+
+
+# -- rounded clips of children (studio/preview/clipshape.py) ---------------------------------------
+RED = (0xC6, 0x28, 0x28)
+
+
+def _corner_cut(image: Any, x: float, y: float, inward_x: int, inward_y: int) -> bool:
+    """The pixel one dp in from the corner (x, y) is not red, one radius in it is."""
+    return not close(rgb_at(image, x + inward_x, y + inward_y), RED, 40)
+
+
+def test_a_card_cuts_its_header_round_CO_RenderPrototypeCard_Surface_clip(scene: Any) -> None:  # noqa: N802
+    # M3 Card -> Surface -> `Modifier.surface(...)`: `clip(shape)`. A header flush with the
+    # card's top is cut to the card's medium corners (12 dp), its bottom stays square.
+    header = box("header", 0, 60, width="fill", background="#C62828")
+    root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
+        {"type": "card", "id": "card", "style": {"width": {"dp": 200}},
+         "children": [header, {"type": "text", "text": "Body"}]}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    image = scene.grab()
+    h = b["header"]
+    assert (h["x"], h["y"]) == (b["card"]["x"], b["card"]["y"])
+    assert _corner_cut(image, h["x"], h["y"], 1, 1)  # top-left
+    assert _corner_cut(image, h["x"] + h["width"] - 1, h["y"], -1, 1)  # top-right
+    assert close(rgb_at(image, h["x"] + 12, h["y"] + 1), RED, 10)  # along the top edge
+    assert close(rgb_at(image, h["x"] + 1, h["y"] + 14), RED, 10)  # down the left edge
+    assert close(rgb_at(image, h["x"] + 1, h["y"] + h["height"] - 1), RED, 10)  # square below
+
+
+def test_a_card_clips_what_overflows_it_CO_RenderPrototypeCard_Surface_clip(scene: Any) -> None:  # noqa: N802
+    kid = box("kid", 100, 40, background="#C62828", offset={"x": 150, "y": 0})
+    # the column is wider than the card: its own clip (its content box) is not what cuts
+    root = {"type": "column", "style": {"width": "fill", "padding": {"top": 20, "start": 20}}, "children": [
+        {"type": "card", "id": "card", "style": {"width": {"dp": 200}}, "children": [kid]}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    image = scene.grab()
+    card = b["card"]
+    y = card["y"] + 20
+    assert close(rgb_at(image, card["x"] + 190, y), RED, 10)  # inside the card
+    assert not close(rgb_at(image, card["x"] + 210, y), RED, 40)  # past it: cut
+
+
+def test_a_rounded_box_cuts_a_flush_childs_corners_SC_prototypeNodeModifier_clip_shape(  # noqa: N802
+    scene: Any,
+) -> None:
+    # `if (style.cornerRadius != null) modifier = modifier.clip(shape)`, before the padding: the
+    # node's outer box. The child fills its bottom: its bottom corners follow the 24 dp shape.
+    root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
+        {"type": "box", "id": "clip", "style": {"width": {"dp": 200}, "height": {"dp": 120},
+         "cornerRadius": 24, "background": "#EEEEEE", "alignment": "bottomStart"},
+         "children": [box("kid", 0, 50, width="fill", background="#C62828")]}]}  # fmt: skip
+    b = bounds(scene, spec_of(root))
+    image = scene.grab()
+    k = b["kid"]
+    bottom = k["y"] + k["height"] - 1
+    assert _corner_cut(image, k["x"], bottom, 2, -2)
+    assert _corner_cut(image, k["x"] + k["width"] - 1, bottom, -2, -2)
+    assert close(rgb_at(image, k["x"] + 2, k["y"] + 2), RED, 10)  # its top corners stay square
+    assert close(rgb_at(image, k["x"] + 24, bottom), RED, 10)
+
+
+def test_a_child_inset_from_the_corner_is_cut_less_SC_prototypeNodeModifier_clip_shape(  # noqa: N802
+    scene: Any,
+) -> None:
+    # Inset 4 dp into a 24 dp corner the child's corner point still lies outside the circle;
+    # inset 12 dp it lies inside, and nothing of the child is cut.
+    def spec(inset: float) -> dict[str, Any]:
+        pad = {"top": inset, "start": inset, "end": inset, "bottom": inset}
+        return spec_of({"type": "column", "style": {"padding": {"top": 20, "start": 20}},
+            "children": [{"type": "box", "id": "clip", "style": {"width": {"dp": 200},
+            "height": {"dp": 120}, "cornerRadius": 24, "padding": pad},
+            "children": [box("kid", 0, 40, width="fill", background="#C62828")]}]})  # fmt: skip
+
+    b = bounds(scene, spec(4))
+    k = b["kid"]
+    assert _corner_cut(scene.grab(), k["x"], k["y"], 1, 1)
+    b = bounds(scene, spec(12))
+    k = b["kid"]
+    assert close(rgb_at(scene.grab(), k["x"] + 1, k["y"] + 1), RED, 10)
+
+
+def test_the_inset_corner_radius_meets_the_clip_where_the_corners_meet() -> None:
+    from studio.preview.clipshape import inset_corner
+
+    assert inset_corner(24, 0, 0) == pytest.approx(24)
+    # the corner point lies on the clip's circle: nothing to cut
+    on_circle = 24 * (1 - 1 / 2**0.5)
+    assert inset_corner(24, on_circle, on_circle) == pytest.approx(0, abs=1e-9)
+    radii = [inset_corner(24, d, d) for d in (0, 1, 2, 4, 8)]
+    assert radii == sorted(radii, reverse=True) and radii[-1] == 0
+    assert inset_corner(24, -1, 0) == 0  # a corner outside the clip's box is not ours to round
+
+
+def test_a_cards_hero_image_is_cut_round_CO_RenderPrototypeCard_Surface_clip(  # noqa: N802
+    quick: Any, tmp_path: Any
+) -> None:
+    from PySide6.QtGui import QColor, QImage
+
+    from studio.preview.assets import directory_resolver
+    from studio.preview.render import HeadlessScene
+
+    photo = QImage(200, 100, QImage.Format.Format_ARGB32)
+    photo.fill(QColor("#2E7D32"))
+    assert photo.save(str(tmp_path / "photo.png"))
+    scene = HeadlessScene(412, 915, "light", directory_resolver(tmp_path), chrome=False)
+    try:
+        root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
+            {"type": "card", "style": {"width": {"dp": 240}}, "children": [
+                {"type": "image", "id": "img", "asset": "photo", "contentScale": "crop",
+                 "style": {"width": "fill", "height": {"dp": 100}}},
+                {"type": "text", "text": "Caption"}]}]}  # fmt: skip
+        b = bounds(scene, spec_of(root))["img"]
+        image = scene.grab()
+        green = (0x2E, 0x7D, 0x32)
+        assert close(rgb_at(image, b["x"] + 120, b["y"] + 50), green)
+        assert not close(rgb_at(image, b["x"] + 1, b["y"] + 1), green, 40)  # the card's corner
+        assert not close(rgb_at(image, b["x"] + b["width"] - 2, b["y"] + 1), green, 40)
+        assert close(rgb_at(image, b["x"] + 2, b["y"] + b["height"] - 2), green)  # square below
+    finally:
+        scene.close()
+
+
+def test_right_to_left_a_top_start_clip_cuts_the_top_right_SC_prototypeCornerShape_topStart(  # noqa: N802
+    rtl: Any,
+) -> None:
+    root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
+        {"type": "box", "style": {"width": {"dp": 200}, "height": {"dp": 100},
+         "cornerRadius": {"topStart": 24, "topEnd": 0, "bottomEnd": 0, "bottomStart": 0}},
+         "children": [box("kid", 0, 40, width="fill", background="#C62828")]}]}  # fmt: skip
+    k = bounds(rtl, spec_of(root))["kid"]
+    image = rtl.grab()
+    assert _corner_cut(image, k["x"] + k["width"] - 1, k["y"], -1, 1)  # start is the right
+    assert close(rgb_at(image, k["x"] + 1, k["y"] + 1), RED, 10)

@@ -31,9 +31,19 @@ Item {
         anchors.fill: parent
         visible: d.st.bg === "" && !d.st.grad
         radius: Math.min(card.radius, Math.min(width, height) / 2)
+        // in an ancestor's rounded clip: at least as round as the clip makes it (StyleBox.qml)
+        readonly property var clipped: d.g.clip || null
+        topLeftRadius: clipped ? Math.max(radius, clipped[0]) : undefined
+        topRightRadius: clipped ? Math.max(radius, clipped[1]) : undefined
+        bottomRightRadius: clipped ? Math.max(radius, clipped[2]) : undefined
+        bottomLeftRadius: clipped ? Math.max(radius, clipped[3]) : undefined
         color: card.container
         border.width: card.variant === "outlined" ? 1 : 0
         border.color: preview.colors.outlineVariant
     }
-    Kids {}
+    // The Material Surface clips the card's content to the card (`Modifier.surface`:
+    // clip(shape)); its own shadow is drawn outside. Rounded corners: `g.clip` (StyleBox.qml).
+    Kids {
+        clip: true
+    }
 }

@@ -41,8 +41,11 @@ Item {
     implicitHeight: !ready ? 24 : sizedW && !sizedH ? minW * natural.h / Math.max(1e-6, natural.w) : natural.h * fit
     // `cornerRadius` clips the image to the node's rounded shape: drawn by the `rounded` image
     // provider into the box (the software scene graph clips to rectangles only).
-    readonly property bool rounded: d.st.hasRadius === true && (d.cornerRadius > 0 || d.st.rTL > 0
-        || d.st.rTR > 0 || d.st.rBR > 0 || d.st.rBL > 0)
+    // An image lying in an ancestor's rounded clip is cut round there too (`g.clip`,
+    // studio/preview/clipshape.py: a card's hero image).
+    readonly property var clipped: d.g.clip || null
+    readonly property bool rounded: (d.st.hasRadius === true && (d.cornerRadius > 0 || d.st.rTL > 0
+        || d.st.rTR > 0 || d.st.rBR > 0 || d.st.rBL > 0)) || clipped !== null
     Image {
         id: shaped
         anchors.fill: parent
@@ -53,8 +56,9 @@ Item {
                 url: root.url, w: width, h: height, scale: d.p.contentScale || "fit",
                 // start/end corners by screen side (right to left topStart is the top right)
                 radii: (preview.rtl ? [d.st.rTR, d.st.rTL, d.st.rBL, d.st.rBR]
-                        : [d.st.rTL, d.st.rTR, d.st.rBR, d.st.rBL]).map(function(r) {
-                            return r >= 0 ? r : d.cornerRadius; }),
+                        : [d.st.rTL, d.st.rTR, d.st.rBR, d.st.rBL]).map(function(r, i) {
+                            var own = !d.st.hasRadius ? 0 : r >= 0 ? r : d.cornerRadius;
+                            return root.clipped ? Math.max(own, root.clipped[i]) : own; }),
                 ratio: Screen.devicePixelRatio || 1}))
     }
     Image {
