@@ -29,6 +29,6 @@ Item {
         readonly property real at: s.checked ? s.width - 16 - size / 2 : 16 - size / 2
         x: preview.rtl ? s.width - at - size : at
         color: s.checked ? preview.colors.onPrimary : preview.colors.outline
-        Behavior on x { enabled: !preview.editMode && preview.motion; NumberAnimation { duration: 100 } }
+        Behavior on x { enabled: !preview.editMode && preview.motion; NumberAnimation { duration: 100 * preview.animatorScale } }
     }
 }

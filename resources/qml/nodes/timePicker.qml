@@ -143,7 +143,8 @@ Item {
     // `TimePicker` passes `autoSwitchToMinute = !a11yServicesEnabled && !isKeyboardMode`: a touch
     // phone without TalkBack, as the preview stands for, switches to minutes after an hour.
     readonly property bool autoSwitchToMinute: true
-    // Motion follows the preview's switch (spec `motion: "none"`) and stops in edit mode.
+    // Motion follows the preview's switch (spec `motion: "none"`, animator duration scale 0) and
+    // stops in edit mode.
     readonly property bool moving: !!preview.motion && !preview.editMode
     // `hourAngle` / `minuteAngle`: the chosen hour's and minute's screen angles (0 at 3 o'clock,
     // clockwise), what the selector settles on.
@@ -296,7 +297,13 @@ Item {
             }
             value = target + x; velocity = v;
         }
-        FrameAnimation { id: frames; onTriggered: spring.step(elapsedTime) }
+        // Play time is the real time over the animator duration scale, read every frame
+        // (SuspendAnimation.kt `doAnimationFrameWithScale`); at 0 motion is off and it jumps.
+        FrameAnimation {
+            id: frames
+            onTriggered: if (preview.animatorScale > 0) spring.step(elapsedTime / preview.animatorScale)
+        }
+        onMovingChanged: if (!moving && frames.running) { snapTo(target); settled(); }
     }
     // the selector's angle: `anim`, `MotionSchemeKeyTokens.DefaultSpatial` (the standard scheme:
     // `spring(dampingRatio = 0.9, stiffness = 700)`)
