@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QPoint
 from PySide6.QtTest import QTest
 
 from tests.preview.fidelity import bounds, rgb_at, spec_of
-from tests.preview.helpers import LEFT, NO_MOD
+from tests.preview.helpers import LEFT, NO_MOD, named
 from tests.preview.test_fidelity_layout import _offset_in_padded_column
 from tests.preview.test_fidelity_runtime import _toggled_node, delegate_at
 from tests.preview.test_interaction import _entry
@@ -193,3 +193,60 @@ def test_only_the_developer_options_scales_are_taken(quick: Any) -> None:
     assert [s for _, s in ANIMATOR_SCALES] == [0, 0.5, 1, 1.5, 2, 5, 10]
     with pytest.raises(ValueError):
         controller.set_animator_scale(-1)
+
+
+def test_the_components_tweens_take_the_scale_SuspendAnimation_doAnimationFrameWithScale(  # noqa: N802
+    scene: Any,
+) -> None:
+    """The tweens Compose runs in the components are stretched by the scale as every Compose
+    animation's play time is: the date picker's month slide (LazyAnimateScroll `animateTo`), the
+    switch thumb, the indeterminate indicators (InfiniteTransition.kt `run`: play time over the
+    scale); read from the animations' own durations, set live."""
+    root = {"type": "column", "style": {"width": "fill"}, "children": [
+        {"type": "datePicker", "id": "dp", "stateKey": "d"},
+        {"type": "switch", "stateKey": "on", "label": "Wi-Fi"},
+        {"type": "progress"}, {"type": "progress", "variant": "circular"}]}  # fmt: skip
+    scene.show(spec_of(root, state={"d": "2026-02-10", "on": False}))
+    scene.grab()
+
+    def durations() -> dict[str, float]:
+        names = ("monthSlide", "indeterminateSlide", "indeterminateTurn")
+        found = {n: scene.screen_item().findChild(QObject, n) for n in names}
+        assert all(found.values()), found
+        out = {n: float(a.property("duration")) for n, a in found.items()}
+        # the switch thumb's Behavior runs its animation for the thumb's `slideMs`
+        out["thumbSlide"] = float(named(scene.screen_item(), "switchThumb").property("slideMs"))
+        return out
+
+    at_1x = durations()
+    assert at_1x == {"monthSlide": 171, "thumbSlide": 100, "indeterminateSlide": 1750,
+                     "indeterminateTurn": 1400}  # fmt: skip
+    scene.controller.set_animator_scale(2)
+    assert durations() == {n: 2 * ms for n, ms in at_1x.items()}
+
+
+def test_the_time_picker_s_selector_runs_on_the_scale_SuspendAnimation_doAnimationFrameWithScale(  # noqa: N802, E501
+    preview: Any, qtbot: Any
+) -> None:
+    """TimePicker.kt `rotateTo`: `anim.animateTo` on the selector's Animatable, whose play time
+    is the real time over the scale: at 2x every frame's play time is half its real time."""
+    from tests.preview.test_fidelity_timepicker import Dial, spec, to_minutes
+
+    preview.controller.set_animator_scale(2)
+    preview.set_spec(spec({"h": 9, "m": 0}))
+    dial = Dial(preview, qtbot)
+    to_minutes(preview, dial, qtbot)
+    dial.tap(50 / 60)
+    samples: list[tuple[float, float]] = []
+
+    def sample() -> bool:
+        if not dial.settled():
+            spring = dial.spring
+            samples.append((float(spring.property("elapsedMs")), float(spring.property("elapsed"))))
+        return dial.settled()
+
+    qtbot.waitUntil(sample, timeout=5000)
+    moving = [(ms, play) for ms, play in samples if ms > 0]
+    assert len(moving) >= 3
+    for ms, play in moving:
+        assert play == pytest.approx(ms / 2 / 1000, abs=1e-9)

@@ -65,6 +65,7 @@ Item {
             width: parent.width * 0.4; height: parent.height; radius: height / 2
             color: preview.colors.primary
             NumberAnimation on x {
+                objectName: "indeterminateSlide"
                 from: -pr.width * 0.4; to: pr.width; duration: 1750 * pr.durationScale
                 loops: Animation.Infinite
                 running: !pr.determinate && !pr.circular && pr.animate
@@ -77,6 +78,7 @@ Item {
         visible: pr.circular && !pr.determinate
         anchors.fill: parent
         RotationAnimator on rotation {
+            objectName: "indeterminateTurn"
             from: 0; to: 360; duration: 1400 * pr.durationScale; loops: Animation.Infinite
             running: pr.circular && !pr.determinate && pr.animate
             onDurationChanged: if (running) restart()

@@ -260,7 +260,8 @@ Item {
         property real value: 0
         property real velocity: 0
         property real target: 0
-        property real elapsed: 0  // seconds into the running animation (read by the tests)
+        property real elapsed: 0  // play seconds into the running animation (read by the tests)
+        property real elapsedMs: 0  // real ms into it (the play time times the animator scale)
         readonly property alias running: frames.running
         property real _x0: 0
         property real _v0: 0
@@ -272,7 +273,7 @@ Item {
         function animateTo(t) {
             if (!moving) { snapTo(t); settled(); return; }
             if (!frames.running && t === value) { settled(); return; }
-            _x0 = value - t; _v0 = velocity; target = t; elapsed = 0;
+            _x0 = value - t; _v0 = velocity; target = t; elapsed = 0; elapsedMs = 0;
             frames.restart();
         }
         function step(t) {
@@ -301,7 +302,10 @@ Item {
         // (SuspendAnimation.kt `doAnimationFrameWithScale`); at 0 motion is off and it jumps.
         FrameAnimation {
             id: frames
-            onTriggered: if (preview.animatorScale > 0) spring.step(elapsedTime / preview.animatorScale)
+            onTriggered: {
+                spring.elapsedMs = elapsedTime * 1000;
+                if (preview.animatorScale > 0) spring.step(elapsedTime / preview.animatorScale);
+            }
         }
         onMovingChanged: if (!moving && frames.running) { snapTo(target); settled(); }
     }
