@@ -105,7 +105,7 @@ Rectangle {
     function ripple(host, x, y, color, more) {
         if (!rippleMaker)
             rippleMaker = Qt.createComponent("PressRipple.qml");
-        var props = {color: color, originX: x, originY: y};
+        var props = {color: color, originX: x, originY: y, durationScale: preview.animatorScale};
         for (var k in more || {}) props[k] = more[k];
         return rippleMaker.createObject(host, props);
     }

@@ -17,7 +17,14 @@
 // The Flickable moves its content only within its bounds (`boundsMovement: StopAtBounds`) and
 // reports the rest of a drag as overshoot, which Qt halves past a bound (qquickflickable.cpp
 // `QQuickFlickablePrivate::drag`, `newY = minY + (newY - minY) / 2`): the finger's pull is twice
-// the overshoot. Off without motion and in edit mode, as other motion is.
+// the overshoot.
+//
+// The platform, not the spec, switches it: EdgeEffect `getCurrentEdgeEffectBehavior` is TYPE_NONE
+// while `ValueAnimator.areAnimatorsEnabled()` is false (the animator duration scale at 0), and
+// then neither pulls nor absorbs nor draws; a spec's `motion: "none"` leaves it (Compose's
+// overscroll is no prototype animation). Its spring back runs on the real clock (`updateSpring`:
+// `AnimationUtils.currentAnimationTimeMillis()`, no duration scale), so another scale leaves it
+// as it is. Off in edit mode, as other motion is.
 import QtQuick
 import "Overscroll.js" as Overscroll
 
@@ -26,7 +33,7 @@ Scale {
     objectName: "edgeStretch"
     required property Flickable flick
     property bool vertical: true
-    readonly property bool on: preview.motion === 1 && !preview.editMode
+    readonly property bool on: preview.animatorScale > 0 && !preview.editMode
     // The pull, > 0 at the start edge (top, left), < 0 at the end edge; 0 at rest.
     property real distance: 0
     // The spring's velocity, px/s, > 0 while the stretch grows (EdgeEffect `mVelocity`).

@@ -20,6 +20,7 @@ Item {
         border.color: preview.colors.outline
     }
     Rectangle {
+        id: thumb
         readonly property real size: s.pressed ? 28 : s.checked ? 24 : 16
         width: size
         height: size
@@ -29,6 +30,12 @@ Item {
         readonly property real at: s.checked ? s.width - 16 - size / 2 : 16 - size / 2
         x: preview.rtl ? s.width - at - size : at
         color: s.checked ? preview.colors.onPrimary : preview.colors.outline
-        Behavior on x { enabled: !preview.editMode && preview.motion; NumberAnimation { duration: 100 } }
+        // the thumb's slide, stretched by the animator duration scale as Compose's play time is
+        objectName: "switchThumb"
+        readonly property real slideMs: 100 * preview.animatorScale
+        Behavior on x {
+            enabled: !preview.editMode && preview.motion
+            NumberAnimation { duration: thumb.slideMs }
+        }
     }
 }

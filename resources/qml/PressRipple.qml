@@ -12,6 +12,11 @@
 // the host's rectangle, or to its rounded shape when corner radii are given. A Canvas draws it,
 // as the software scene graph clips only to rectangles (and Qt's Material `Ripple` item ignores
 // `clipRadius` there, and takes its press point only from an AbstractButton).
+//
+// Its times are the platform animators', which the phone's animator duration scale stretches
+// when they are set (ValueAnimator / RenderNodeAnimator `setDuration`: the duration times
+// `getDurationScale()`, `sDurationScale` from Settings.Global ANIMATOR_DURATION_SCALE): the maker
+// passes the scale at the press; at 0 the ripple is at once full and goes at once on release.
 import QtQuick
 
 Canvas {
@@ -28,6 +33,7 @@ Canvas {
     property real tr: 0
     property real br: 0
     property real bl: 0
+    property real durationScale: 1  // the animator duration scale at the press
     property bool held: true
     property real grow: 0  // the radius's progress (eased)
     property real move: 0  // the centre's progress (linear)
@@ -45,13 +51,13 @@ Canvas {
     ParallelAnimation {
         id: enter
         running: true
-        NumberAnimation { target: ripple; property: "fade"; to: 1; duration: 75 }
+        NumberAnimation { target: ripple; property: "fade"; to: 1; duration: 75 * ripple.durationScale }
         NumberAnimation {
-            target: ripple; property: "grow"; to: 1; duration: 225
+            target: ripple; property: "grow"; to: 1; duration: 225 * ripple.durationScale
             easing.type: Easing.BezierSpline
             easing.bezierCurve: [0.4, 0, 0.2, 1, 1, 1]  // FastOutSlowInEasing
         }
-        NumberAnimation { target: ripple; property: "move"; to: 1; duration: 225 }
+        NumberAnimation { target: ripple; property: "move"; to: 1; duration: 225 * ripple.durationScale }
         onFinished: {
             ripple.fade = 1;
             if (!ripple.held)
@@ -60,7 +66,7 @@ Canvas {
     }
     NumberAnimation {
         id: exit
-        target: ripple; property: "fade"; to: 0; duration: 150
+        target: ripple; property: "fade"; to: 0; duration: 150 * ripple.durationScale
         onFinished: ripple.destroy()
     }
 

@@ -5,6 +5,12 @@
 // in `spring()` means Spring.DefaultDisplacementThreshold, 0.01). A new target midway starts from
 // the current value and velocity, as Animatable.animateTo does, so a reversal turns without a
 // jump. `enabled: false` (motion off) snaps. Made only where something animates (a press).
+//
+// t is the move's play time: the real time since it began over the phone's animator duration
+// scale, read at every frame (animation-core SuspendAnimation.kt `doAnimationFrameWithScale`:
+// `(frameTimeNanos - startTimeNanos) / durationScale`, the `MotionDurationScale` the window's
+// recomposer keeps from Settings.Global ANIMATOR_DURATION_SCALE); at scale 0 the move ends at
+// once (play time = the animation's duration).
 import QtQuick
 
 QtObject {
@@ -12,16 +18,21 @@ QtObject {
     property real stiffness: 1500  // Spring.StiffnessMedium, `spring()`'s default
     property real threshold: 0.01
     property bool enabled: true
+    property real durationScale: preview.animatorScale
     property real target: 0
     property real value: 0
     readonly property real omega: Math.sqrt(stiffness)
     property real _x0: 0
     property real _v0: 0
     property real _end: 0
-    property real _t: 0  // seconds into the current move
+    property real _t: 0  // play seconds into the current move
+    property int _length: 0  // the current move's length in play time, ms
     property bool _ready: false
-    // the current move's length in ms (0: at rest)
-    readonly property int durationMs: clock.running ? clock.duration : 0
+    // the current move's length in play time, ms (0: at rest): at scale 1, its real length
+    readonly property int durationMs: clock.running ? _length : 0
+    // real ms since the current move began (the frame it last drew), and whether it moves
+    property real elapsedMs: 0
+    readonly property bool running: clock.running
 
     function displacement(t) {
         return (_x0 + (_v0 + omega * _x0) * t) * Math.exp(-omega * t);
@@ -41,26 +52,36 @@ QtObject {
         _x0 = value - target;
         _v0 = v;
         _end = target;
+        _t = 0;
+        elapsedMs = 0;
         // The last millisecond at which the spring is still `threshold` or more away (critically
         // damped, it crosses the target at most once).
         var last = 0;
-        if (enabled)
+        if (enabled && durationScale > 0)
             for (var ms = 1; ms <= 4000; ++ms)
                 if (Math.abs(displacement(ms / 1000)) >= threshold) last = ms;
         if (last === 0) {
             value = target;
             return;
         }
-        clock.to = (last + 1) / 1000;
-        clock.duration = last + 1;
+        _length = last + 1;
         clock.restart();
     }
-    on_TChanged: if (clock.running) value = _end + displacement(_t)
+    onDurationScaleChanged: if (clock.running && durationScale <= 0) step(0)
+    function step(realMs) {
+        elapsedMs = realMs;
+        var play = durationScale > 0 ? realMs / durationScale : _length;
+        if (play >= _length) {
+            clock.stop();
+            _t = _length / 1000;
+            value = _end;
+            return;
+        }
+        _t = play / 1000;
+        value = _end + displacement(_t);
+    }
 
-    property NumberAnimation clock: NumberAnimation {
-        target: s
-        property: "_t"
-        from: 0
-        onFinished: s.value = s._end
+    property FrameAnimation clock: FrameAnimation {
+        onTriggered: s.step(elapsedTime * 1000)
     }
 }

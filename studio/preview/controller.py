@@ -73,6 +73,8 @@ class PreviewController(QObject):
     insetsChanged = Signal()
     chromeChanged = Signal()
     todayChanged = Signal()
+    #: `motion` or `animatorScale` may have changed (every window change, and the scale's).
+    motionChanged = Signal()
     nodeClicked = Signal(str)
     platformRequested = Signal(object)
     runtimeEvent = Signal(object)
@@ -109,6 +111,7 @@ class PreviewController(QObject):
         self._clock24 = False
         self._today: date | None = None
         self._rtl = False
+        self._animator_scale = 1.0
         self._fonts: dict[str, str] = {}
         # Resolved styles by their authored style (JSON) for `_styles_scheme` and `_fonts`.
         self._styles: dict[str, dict[str, Any]] = {}
@@ -122,6 +125,7 @@ class PreviewController(QObject):
         self.delegates_created = 0
         self._frames_from: QQuickWindow | None = None
         self.created_addresses: list[str] = []
+        self.windowChanged.connect(self.motionChanged)
         self._sync_tree_env()
 
     # -- spec lifecycle ---------------------------------------------------------------
@@ -321,6 +325,7 @@ class PreviewController(QObject):
         tree.device_height = self._device.height
         tree.clock24 = self._clock24
         tree.motion = bool(self._get_motion())
+        tree.animator_scale = self._animator_scale
         tree.edit_mode = self._edit_mode
         tree.floating = self._get_window().get("type") == "floating"
 
@@ -501,6 +506,32 @@ class PreviewController(QObject):
         self._tree.invalidate_all()
         self._schedule_layout()
 
+    def set_animator_scale(self, scale: float) -> None:
+        """The device's animator duration scale (Settings.Global ANIMATOR_DURATION_SCALE, Developer
+        options' "Animator duration scale"; 1 by default), which AutoMobile observes live
+        (PrototypeMotion.kt `rememberAnimatorDurationScale`): the next state change, and every
+        running animation's next frame, follow it. 0 switches motion off exactly as the spec's
+        `motion: "none"` does (`prototypeMotionEnabled`); another scale stretches every Compose
+        animation's time by it (animation-core SuspendAnimation.kt `doAnimationFrameWithScale`:
+        play time = frame time since the start / `MotionDurationScale`), the ripple's too (the
+        platform's animators: ValueAnimator `setDuration` times `sDurationScale`)."""
+        scale = float(scale)
+        if not math.isfinite(scale) or scale < 0:
+            raise ValueError(f"an animator duration scale is 0 or more, not {scale!r}")
+        if scale == self._animator_scale:
+            return
+        self._animator_scale = scale
+        self._sync_tree_env()
+        self.motionChanged.emit()
+        # Containers animate their size only with motion on (layout.py, studio.preview.sizing):
+        # laid out again, a size animation stops where motion goes off.
+        self._tree.invalidate_all()
+        self._schedule_layout()
+
+    @property
+    def animator_scale(self) -> float:
+        return self._animator_scale
+
     # -- what the layout reads (layout.Host, through SceneTree) -----------------------------
     def resolved_style(self, ln: LNode) -> dict[str, Any]:
         """The node's resolved style. Nodes with the same authored style share one dict, whose
@@ -662,8 +693,13 @@ class PreviewController(QObject):
         return placement
 
     def _get_motion(self) -> int:
+        # PrototypeMotion.kt `prototypeMotionEnabled`: the spec's motion, and an animator
+        # duration scale above 0.
         spec = self._runtime.spec if self._runtime else {}
-        return int(spec.get("motion") != "none")
+        return int(spec.get("motion") != "none" and self._animator_scale > 0)
+
+    def _get_animator_scale(self) -> float:
+        return self._animator_scale
 
     def _get_device_width(self) -> float:
         return self._device.width
@@ -720,7 +756,10 @@ class PreviewController(QObject):
     selected = Property(str, _get_selected, notify=selectionChanged)
     highlighted = Property("QVariantList", _get_highlighted, notify=selectionChanged)  # type: ignore[arg-type]
     window = Property("QVariantMap", _get_window, notify=windowChanged)  # type: ignore[arg-type]
-    motion = Property(int, _get_motion, notify=windowChanged)
+    motion = Property(int, _get_motion, notify=motionChanged)
+    #: The device's animator duration scale (`set_animator_scale`): what Compose divides its
+    #: animations' play time by (0: they end at once).
+    animatorScale = Property(float, _get_animator_scale, notify=motionChanged)
     deviceWidth = Property(float, _get_device_width, notify=deviceChanged)
     deviceHeight = Property(float, _get_device_height, notify=deviceChanged)
     density = Property(float, _get_density, notify=deviceChanged)

@@ -14,6 +14,19 @@ from typing import Any
 
 SIDES = ("top", "bottom", "start", "end")
 
+#: The phone's animator duration scales (Settings.Global ANIMATOR_DURATION_SCALE) as Android's
+#: Developer options offer them ("Animator duration scale": off, .5x .. 10x), with their labels;
+#: 1 is the platform's default (PrototypeMotion.kt `readAnimatorDurationScale`).
+ANIMATOR_SCALES: tuple[tuple[str, float], ...] = (
+    ("Animation off", 0.0),
+    ("Animation scale .5x", 0.5),
+    ("Animation scale 1x", 1.0),
+    ("Animation scale 1.5x", 1.5),
+    ("Animation scale 2x", 2.0),
+    ("Animation scale 5x", 5.0),
+    ("Animation scale 10x", 10.0),
+)
+
 
 @dataclass(frozen=True)
 class DeviceProfile:

@@ -12,8 +12,14 @@ size and velocity (`animateTo` on the running Animatable). Its parent lays out w
 size, so siblings follow it; the content keeps its full layout at the top-start, clipped
 (`clipToBounds()`, NodeDelegate.qml).
 
-No Qt here: the tree (`studio.preview.tree`) asks for the size at a time it passes and ticks
-the running springs each frame.
+The springs run on the phone's animator duration scale as every Compose animation does
+(animation-core SuspendAnimation.kt `doAnimationFrameWithScale`): a move's play time is the time
+since it began over the scale read at that frame (`MotionDurationScale`), so at 2x a move takes
+twice as long, and a scale changed midway takes effect at the next frame. A scale of 0 is motion
+off (PrototypeMotion.kt `prototypeMotionEnabled`): no size animation at all (layout.py).
+
+No Qt here: the tree (`studio.preview.tree`) asks for the size at a time (and scale) it passes
+and ticks the running springs each frame.
 """
 
 from __future__ import annotations
@@ -31,41 +37,48 @@ LONGEST = 5.0
 @dataclass
 class Axis:
     """One axis of the size: critically damped, x(t) = (x0 + (v0 + w x0) t) e^-wt from the
-    target, where x0 and v0 are the displacement and velocity when the move began at `start`."""
+    target, where x0 and v0 are the displacement and velocity when the move began at `start`, and
+    t the play time: the time since then over the animator duration `scale` (> 0)."""
 
     target: float
     x0: float = 0.0
     v0: float = 0.0
     start: float = 0.0
 
-    def displacement(self, now: float) -> float:
-        t = now - self.start
+    def play(self, now: float, scale: float = 1.0) -> float:
+        return (now - self.start) / scale
+
+    def displacement(self, now: float, scale: float = 1.0) -> float:
+        t = self.play(now, scale)
         return (self.x0 + (self.v0 + OMEGA * self.x0) * t) * math.exp(-OMEGA * t)
 
-    def velocity(self, now: float) -> float:
-        t = now - self.start
+    def velocity(self, now: float, scale: float = 1.0) -> float:
+        """The velocity in play time (what a retarget carries on, as Animatable's is)."""
+        t = self.play(now, scale)
         return (self.v0 - OMEGA * (self.v0 + OMEGA * self.x0) * t) * math.exp(-OMEGA * t)
 
-    def value(self, now: float, threshold: float) -> float:
-        return self.target if self.done(now, threshold) else self.target + self.displacement(now)
+    def value(self, now: float, threshold: float, scale: float = 1.0) -> float:
+        if self.done(now, threshold, scale):
+            return self.target
+        return self.target + self.displacement(now, scale)
 
-    def done(self, now: float, threshold: float) -> bool:
+    def done(self, now: float, threshold: float, scale: float = 1.0) -> bool:
         if self.x0 == 0 and self.v0 == 0:
             return True
-        if now - self.start >= LONGEST:
+        if self.play(now, scale) >= LONGEST:
             return True
         # Critically damped, the displacement crosses zero at most once: done once under the
         # threshold and slowing (it will not get back over it).
-        d = self.displacement(now)
-        return abs(d) < threshold and d * self.velocity(now) <= 0
+        d = self.displacement(now, scale)
+        return abs(d) < threshold and d * self.velocity(now, scale) <= 0
 
-    def retarget(self, target: float, now: float, threshold: float) -> None:
+    def retarget(self, target: float, now: float, threshold: float, scale: float = 1.0) -> None:
         """Run to `target` from where the axis is now, with its velocity (`animateTo`)."""
         if target == self.target:
             return
-        moving = not self.done(now, threshold)
-        current = self.value(now, threshold)
-        self.v0 = self.velocity(now) if moving else 0.0
+        moving = not self.done(now, threshold, scale)
+        current = self.value(now, threshold, scale)
+        self.v0 = self.velocity(now, scale) if moving else 0.0
         self.x0 = current - target
         self.target = target
         self.start = now
@@ -73,7 +86,8 @@ class Axis:
 
 @dataclass
 class ContentSize:
-    """A container's animated content size (dp); `threshold`: 1 px in dp."""
+    """A container's animated content size (dp); `threshold`: 1 px in dp. `scale` in each call
+    is the animator duration scale at that time (> 0)."""
 
     w: Axis
     h: Axis
@@ -86,17 +100,19 @@ class ContentSize:
     def at_rest(cls, w: float, h: float, threshold: float) -> ContentSize:
         return cls(Axis(w), Axis(h), threshold)
 
-    def size(self, now: float) -> tuple[float, float]:
-        return self.w.value(now, self.threshold), self.h.value(now, self.threshold)
+    def size(self, now: float, scale: float = 1.0) -> tuple[float, float]:
+        return self.w.value(now, self.threshold, scale), self.h.value(now, self.threshold, scale)
 
-    def running(self, now: float) -> bool:
-        return not (self.w.done(now, self.threshold) and self.h.done(now, self.threshold))
+    def running(self, now: float, scale: float = 1.0) -> bool:
+        return not (
+            self.w.done(now, self.threshold, scale) and self.h.done(now, self.threshold, scale)
+        )
 
-    def commit(self, now: float) -> bool:
+    def commit(self, now: float, scale: float = 1.0) -> bool:
         """Take the size measured in the last layout as the target; True when it moves."""
         pending, self.pending = self.pending, None
         if pending is None or pending == (self.w.target, self.h.target):
             return False
-        self.w.retarget(pending[0], now, self.threshold)
-        self.h.retarget(pending[1], now, self.threshold)
-        return self.running(now)
+        self.w.retarget(pending[0], now, self.threshold, scale)
+        self.h.retarget(pending[1], now, self.threshold, scale)
+        return self.running(now, scale)

@@ -64,6 +64,8 @@ class SceneTree:
         self.device_height = 915.0
         self.clock24 = False
         self.motion = True
+        #: The device's animator duration scale: size animations run their time divided by it.
+        self.animator_scale = 1.0
         self.edit_mode = False
         #: Instantiate every node (inspection of the whole tree; tests comparing layouts).
         self.eager = False
@@ -169,28 +171,33 @@ class SceneTree:
             return w, h
         anim.pending = (w, h)
         self._sized.add(ln)
-        return anim.size(self._now)
+        return anim.size(self._now, self._size_scale())
 
     def _settle_sizes(self) -> None:
         """After a layout: each measured container runs to what it measured; tick while any
         moves."""
-        now = self._now
+        now, scale = self._now, self._size_scale()
         for ln in self._sized:
             anim = ln.extra.get("size")
-            if isinstance(anim, ContentSize) and anim.commit(now):
+            if isinstance(anim, ContentSize) and anim.commit(now, scale):
                 self._sizing.add(ln)
         self._sized.clear()
         root = self.root
         self._sizing = {
             ln for ln in self._sizing
             if _attached(ln, root) and isinstance(anim := ln.extra.get("size"), ContentSize)
-            and anim.running(now)
+            and anim.running(now, scale)
         }  # fmt: skip
         if self._sizing and not self._closed:
             if not self._size_ticks.isActive():
                 self._size_ticks.start()
         else:
             self._size_ticks.stop()
+
+    def _size_scale(self) -> float:
+        # The animator duration scale the size springs run on; 0 is motion off, where no size
+        # animates (layout.py asks for none), so it never divides here.
+        return self.animator_scale if self.animator_scale > 0 else 1.0
 
     def _tick_sizes(self) -> None:
         for ln in self._sizing:

@@ -254,6 +254,11 @@ class PreviewWidget(QWidget):
         """The device's layout direction: right to left, as under an Arabic or Hebrew locale."""
         self._controller.set_rtl(on)
 
+    def set_animator_scale(self, scale: float) -> None:
+        """The device's animator duration scale (Developer options; 1 by default): 0 switches
+        the prototype's motion off, another scale stretches its animations' time by it."""
+        self._controller.set_animator_scale(scale)
+
     def set_theme(self, theme: str) -> None:
         """Device appearance: "light", "dark" or "system" (a spec's own theme.mode wins)."""
         if theme not in ("light", "dark", "system"):

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.preview.device import ANIMATOR_SCALES
 from studio.ui.event_log import EventLog
 from studio.ui.texts import BUILTIN_LABEL
 
@@ -98,6 +99,17 @@ class PreviewPane(QWidget):
             "Lay the prototype out as a phone set to an Arabic or Hebrew locale does:"
             " start and end swap sides"
         )
+        # The phone's Developer options "Animator duration scale" (off, .5x .. 10x; 1x default):
+        # AutoMobile's motion is off at 0, and Compose stretches its animations by the scale.
+        self.animator_combo = QComboBox(self)
+        self.animator_combo.setObjectName("animatorScale")
+        for label, scale in ANIMATOR_SCALES:
+            self.animator_combo.addItem(label, scale)
+        self.animator_combo.setCurrentIndex(self.animator_combo.findData(1.0))
+        self.animator_combo.setToolTip(
+            "The phone's animator duration scale (Developer options): off stops the prototype's"
+            " motion as automation does; 2x and up slow every animation down"
+        )
         self.edit_button = QToolButton(self)
         self.edit_button.setText("Edit mode")
         self.edit_button.setCheckable(True)
@@ -156,6 +168,7 @@ class PreviewPane(QWidget):
             self.zoom_combo,
             self.theme_combo,
             self.rtl_button,
+            self.animator_combo,
             self.edit_button,
             self.chrome_button,
             self.reset_button,
@@ -193,6 +206,7 @@ class PreviewPane(QWidget):
         self.zoom_combo.currentIndexChanged.connect(lambda _i: self._apply_zoom())
         self.theme_combo.currentIndexChanged.connect(self._on_theme)
         self.rtl_button.toggled.connect(self.preview.set_rtl)
+        self.animator_combo.currentIndexChanged.connect(self._on_animator_scale)
         self.edit_button.toggled.connect(self.preview.set_edit_mode)
         self.chrome_button.toggled.connect(self.preview.set_device_chrome)
         self.reset_button.clicked.connect(self._on_reset)
@@ -209,6 +223,7 @@ class PreviewPane(QWidget):
         self._on_device(self.device_combo.currentIndex())
         self._on_theme(self.theme_combo.currentIndex())
         self.preview.set_rtl(self.rtl_button.isChecked())
+        self._on_animator_scale(self.animator_combo.currentIndex())
         self._apply_zoom()
         self.preview.set_edit_mode(self.edit_button.isChecked())
         self.preview.set_device_chrome(self.chrome_button.isChecked())
@@ -374,6 +389,11 @@ class PreviewPane(QWidget):
     def _apply_size(self) -> None:
         if self.preview is not None:
             self.preview.set_device_size(*self.device_size())
+
+    def _on_animator_scale(self, index: int) -> None:
+        scale = self.animator_combo.itemData(index)
+        if self.preview is not None and scale is not None:
+            self.preview.set_animator_scale(float(scale))
 
     def _on_theme(self, index: int) -> None:
         self.preview.set_theme(self.theme_combo.itemData(index))

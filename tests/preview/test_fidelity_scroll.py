@@ -319,14 +319,18 @@ def test_the_pager_stretches_past_its_first_page_HorizontalPager_overscrollEffec
     assert _column_edge(scene, 40) == pytest.approx(ROW, abs=0.5)
 
 
-@pytest.mark.parametrize("switch", ["motion_none", "edit_mode"])
-def test_no_stretch_without_motion_or_in_edit_mode(scene: Any, switch: str) -> None:
-    """`motion: "none"` (`prototypeMotionEnabled`) and edit mode switch the preview's motion
-    off: the drag stops at the bound as before, nothing stretches."""
-    extra = {"motion": "none"} if switch == "motion_none" else {}
-    scene.show(spec_of(_rows(40), **extra))
+@pytest.mark.parametrize("switch", ["animator_scale_0", "edit_mode"])
+def test_no_stretch_with_animators_off_or_in_edit_mode_EdgeEffect_getCurrentEdgeEffectBehavior(  # noqa: N802, E501
+    scene: Any, switch: str
+) -> None:
+    """EdgeEffect `getCurrentEdgeEffectBehavior` is TYPE_NONE while animators are off (the
+    animator duration scale at 0, `ValueAnimator.areAnimatorsEnabled()` false): no pull, no
+    stretch, the drag stops at the bound; edit mode stops the preview's motion too."""
+    scene.show(spec_of(_rows(40)))
     if switch == "edit_mode":
         scene.controller.set_edit_mode(True)
+    else:
+        scene.controller.set_animator_scale(0)
     scene.grab()
     flick = _flickable(scene)
     drag(scene, QPoint(200, 300), 0, 300)
@@ -335,6 +339,26 @@ def test_no_stretch_without_motion_or_in_edit_mode(scene: Any, switch: str) -> N
     assert flick.property("verticalOvershoot") == 0
     assert _row_edge(scene) == pytest.approx(ROW, abs=0.5)
     _release(scene, QPoint(200, 600))
+
+
+def test_motion_none_keeps_the_stretch_EdgeEffect_getCurrentEdgeEffectBehavior(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """The stretch is the platform's EdgeEffect, which reads the animator scale, not the spec:
+    `motion: "none"` (`prototypeMotionEnabled`, AutoMobile's own transitions) leaves it, as does
+    any scale above 0; it still stretches and springs back."""
+    scene.show(spec_of(_rows(40), motion="none"))
+    scene.controller.set_animator_scale(2)
+    scene.grab()
+    flick = _flickable(scene)
+    drag(scene, QPoint(200, 300), 0, 300)
+    scene.grab_now()
+    stretched = _stretch(flick)
+    distance = float(stretched.property("distance"))
+    assert distance > 0.2
+    assert _row_edge(scene) == pytest.approx(ROW * (1 + stretch_of(distance)), abs=0.5)
+    _release(scene, QPoint(200, 600))
+    qtbot.waitUntil(lambda: float(stretched.property("distance")) == 0, timeout=3000)
 
 
 @pytest.mark.xvfb

@@ -46,3 +46,17 @@ def test_a_change_midway_keeps_the_current_size_and_velocity_Animatable_animateT
     assert size.size(0.05)[0] == pytest.approx(mid)  # no jump
     assert size.size(0.06)[0] > mid  # still moving on its way out first: its velocity carried
     assert size.size(2.0) == (100, 40)
+
+
+def test_play_time_is_time_over_the_scale_SuspendAnimation_doAnimationFrameWithScale() -> None:  # noqa: N802, E501
+    """`playTimeNanos = (frameTimeNanos - startTimeNanos) / durationScale`, read at each frame:
+    at 2x a size is at 2t where 1x has it at t, and it runs twice as long; a scale changed midway
+    takes effect at once (the elapsed time over the new scale)."""
+    once, twice = ContentSize.at_rest(100, 40, PX), ContentSize.at_rest(100, 40, PX)
+    once.pending = twice.pending = (200, 40)
+    assert once.commit(1.0) and twice.commit(1.0, 2.0)
+    for t in (0.02, 0.05, 0.1, 0.2, 0.3):
+        assert twice.size(1.0 + 2 * t, 2.0) == pytest.approx(once.size(1.0 + t))
+    assert not once.running(1.45) and twice.running(1.45, 2.0)
+    assert twice.running(1.0 + 2 * 0.35, 2.0) and not twice.running(1.0 + 2 * 0.45, 2.0)
+    assert twice.size(1.3, 1.0) == pytest.approx(once.size(1.3))  # back at 1x: 0.3 s of play

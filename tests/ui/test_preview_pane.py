@@ -101,6 +101,32 @@ def test_right_to_left_mirrors_the_preview_and_a_tap_lands_on_the_mirrored_node(
     assert blocker.args == ["add"]
 
 
+def test_the_animator_scale_picker_sets_the_device_s_scale_live_Settings_ANIMATOR_DURATION_SCALE(  # noqa: N802, E501
+    pane: PreviewPane, qtbot: Any
+) -> None:
+    """Developer options' "Animator duration scale" (off, .5x .. 10x; 1x by default), which
+    AutoMobile observes live (PrototypeMotion.kt `rememberAnimatorDurationScale`): off is
+    motion off (`prototypeMotionEnabled`), and the prototype keeps running."""
+    combo = pane.animator_combo
+    bar = pane.toolbar  # on the preview's tool bar (or behind its » menu when narrow)
+    assert combo.objectName() == "animatorScale"
+    assert any(bar.widgetForAction(action) is combo for action in bar.actions())
+    assert [combo.itemData(i) for i in range(combo.count())] == [0, 0.5, 1, 1.5, 2, 5, 10]
+    controller = pane.preview.controller
+    assert combo.currentData() == 1 and controller.property("animatorScale") == 1
+    assert controller.property("motion") == 1
+    tap(pane, qtbot, "add")
+    combo.setCurrentIndex(combo.findData(0.0))
+    assert controller.property("animatorScale") == 0 and controller.property("motion") == 0
+    combo.setCurrentIndex(combo.findData(2.0))
+    assert controller.property("animatorScale") == 2 and controller.property("motion") == 1
+    runtime = pane.preview.runtime
+    assert runtime is not None
+    qtbot.waitUntil(lambda: runtime.value("count") == 1)  # the same prototype, still running
+    tap(pane, qtbot, "add")
+    qtbot.waitUntil(lambda: runtime.value("count") == 2)
+
+
 def test_interact_mode_runs_taps_and_logs_events(pane: PreviewPane, qtbot: Any) -> None:
     tap(pane, qtbot, "add")
     runtime = pane.preview.runtime

@@ -283,7 +283,9 @@ Rectangle {
                         objectName: "monthSlide"
                         target: months
                         property: "contentX"
-                        duration: 171
+                        // stretched by the animator duration scale, as Compose's play time is
+                        // (SuspendAnimation.kt `doAnimationFrameWithScale`)
+                        duration: 171 * preview.animatorScale
                         easing.type: Easing.BezierSpline
                         easing.bezierCurve: [0.17, 0, 0.15, 1, 1, 1]
                     }
@@ -377,7 +379,7 @@ Rectangle {
             Behavior on yearsReveal {
                 enabled: dp.animate
                 NumberAnimation {
-                    duration: dp.yearsOpen ? 166 : 108
+                    duration: (dp.yearsOpen ? 166 : 108) * preview.animatorScale  // the animator scale's
                     easing.type: Easing.BezierSpline
                     easing.bezierCurve: [0.17, 0, 0.15, 1, 1, 1]
                 }

@@ -20,6 +20,10 @@ Item {
         return isNaN(v) ? 0 : Math.max(0, Math.min(1, v / max));
     }
     readonly property bool animate: pr.visible && preview.motion && !preview.editMode
+    // Material's indeterminate indicators run on an InfiniteTransition, which restarts when the
+    // animator duration scale changes and runs its play time over it (InfiniteTransition.kt
+    // `run`: `(currentTimeNanos - startTimeNanos) / durationScale`).
+    readonly property real durationScale: preview.animatorScale > 0 ? preview.animatorScale : 1
     implicitWidth: circular ? 40 : 240
     implicitHeight: circular ? 40 : 4
     Item {
@@ -61,8 +65,11 @@ Item {
             width: parent.width * 0.4; height: parent.height; radius: height / 2
             color: preview.colors.primary
             NumberAnimation on x {
-                from: -pr.width * 0.4; to: pr.width; duration: 1750; loops: Animation.Infinite
+                objectName: "indeterminateSlide"
+                from: -pr.width * 0.4; to: pr.width; duration: 1750 * pr.durationScale
+                loops: Animation.Infinite
                 running: !pr.determinate && !pr.circular && pr.animate
+                onDurationChanged: if (running) restart()
             }
         }
     }
@@ -71,8 +78,10 @@ Item {
         visible: pr.circular && !pr.determinate
         anchors.fill: parent
         RotationAnimator on rotation {
-            from: 0; to: 360; duration: 1400; loops: Animation.Infinite
+            objectName: "indeterminateTurn"
+            from: 0; to: 360; duration: 1400 * pr.durationScale; loops: Animation.Infinite
             running: pr.circular && !pr.determinate && pr.animate
+            onDurationChanged: if (running) restart()
         }
         ShapePath {
             strokeColor: preview.colors.primary

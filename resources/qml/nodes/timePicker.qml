@@ -143,7 +143,8 @@ Item {
     // `TimePicker` passes `autoSwitchToMinute = !a11yServicesEnabled && !isKeyboardMode`: a touch
     // phone without TalkBack, as the preview stands for, switches to minutes after an hour.
     readonly property bool autoSwitchToMinute: true
-    // Motion follows the preview's switch (spec `motion: "none"`) and stops in edit mode.
+    // Motion follows the preview's switch (spec `motion: "none"`, animator duration scale 0) and
+    // stops in edit mode.
     readonly property bool moving: !!preview.motion && !preview.editMode
     // `hourAngle` / `minuteAngle`: the chosen hour's and minute's screen angles (0 at 3 o'clock,
     // clockwise), what the selector settles on.
@@ -259,7 +260,8 @@ Item {
         property real value: 0
         property real velocity: 0
         property real target: 0
-        property real elapsed: 0  // seconds into the running animation (read by the tests)
+        property real elapsed: 0  // play seconds into the running animation (read by the tests)
+        property real elapsedMs: 0  // real ms into it (the play time times the animator scale)
         readonly property alias running: frames.running
         property real _x0: 0
         property real _v0: 0
@@ -271,7 +273,7 @@ Item {
         function animateTo(t) {
             if (!moving) { snapTo(t); settled(); return; }
             if (!frames.running && t === value) { settled(); return; }
-            _x0 = value - t; _v0 = velocity; target = t; elapsed = 0;
+            _x0 = value - t; _v0 = velocity; target = t; elapsed = 0; elapsedMs = 0;
             frames.restart();
         }
         function step(t) {
@@ -296,7 +298,16 @@ Item {
             }
             value = target + x; velocity = v;
         }
-        FrameAnimation { id: frames; onTriggered: spring.step(elapsedTime) }
+        // Play time is the real time over the animator duration scale, read every frame
+        // (SuspendAnimation.kt `doAnimationFrameWithScale`); at 0 motion is off and it jumps.
+        FrameAnimation {
+            id: frames
+            onTriggered: {
+                spring.elapsedMs = elapsedTime * 1000;
+                if (preview.animatorScale > 0) spring.step(elapsedTime / preview.animatorScale);
+            }
+        }
+        onMovingChanged: if (!moving && frames.running) { snapTo(target); settled(); }
     }
     // the selector's angle: `anim`, `MotionSchemeKeyTokens.DefaultSpatial` (the standard scheme:
     // `spring(dampingRatio = 0.9, stiffness = 700)`)
