@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QToolButton,
     QTreeWidget,
@@ -27,8 +27,16 @@ class EventLog(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("eventLog")
-        self.title = QLabel("Events", self)
+        # The header folds the strip: unchecked, only this header row stays.
+        self.title = QToolButton(self)
         self.title.setObjectName("eventLogTitle")
+        self.title.setText("Events")
+        self.title.setCheckable(True)
+        self.title.setChecked(True)
+        self.title.setAutoRaise(True)
+        self.title.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.title.setArrowType(Qt.ArrowType.DownArrow)
+        self.title.setToolTip("Show or hide the runtime's events")
         self.filter = QLineEdit(self)
         self.filter.setObjectName("eventFilter")
         self.filter.setPlaceholderText("Filter events")
@@ -56,8 +64,19 @@ class EventLog(QWidget):
         layout.setSpacing(2)
         layout.addLayout(head)
         layout.addWidget(self.view)
+        self.title.toggled.connect(self._fold)
         self.filter.textChanged.connect(self._apply_filter)
         self.clear_button.clicked.connect(self.clear)
+
+    @property
+    def folded(self) -> bool:
+        """Only the header shows (its lines, filter and Clear are folded away)."""
+        return not self.title.isChecked()
+
+    def _fold(self, shown: bool) -> None:
+        for part in (self.filter, self.clear_button, self.view):
+            part.setVisible(shown)
+        self.title.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     def add_line(self, text: str, when: dt.datetime | None = None) -> None:
         stamp = (when or dt.datetime.now()).strftime("%H:%M:%S.%f")[:-3]

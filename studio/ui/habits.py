@@ -19,6 +19,7 @@ ZOOM_KEY = "preview/zoom"  # "fit" or a level, "2.0"
 THEME_KEY = "preview/theme"  # "light", "dark", "system"
 RTL_KEY = "preview/rtl"  # "true" / "false": the device's layout direction
 EVENTS_KEY = "preview/events_shown"  # "true" / "false"
+ANIMATOR_KEY = "preview/animator_scale"  # "1.0": the device's animator duration scale
 SORT_KEY = "library/sort"  # "name ascending", "modified descending"
 
 
@@ -61,13 +62,16 @@ def remember_preview(pane: PreviewPane, memory: Memory) -> None:
     pane.device_combo.currentIndexChanged.connect(lambda _i: device())
     pane.custom_width.valueChanged.connect(lambda _v: custom())
     pane.custom_height.valueChanged.connect(lambda _v: custom())
-    pane.rotate_button.toggled.connect(lambda on: memory.set_value(LANDSCAPE_KEY, _text(on)))
+    pane.landscape_action.toggled.connect(lambda on: memory.set_value(LANDSCAPE_KEY, _text(on)))
     pane.zoom_combo.currentIndexChanged.connect(lambda _i: zoom())
     pane.theme_combo.currentIndexChanged.connect(
         lambda _i: memory.set_value(THEME_KEY, pane.theme())
     )
-    pane.rtl_button.toggled.connect(lambda on: memory.set_value(RTL_KEY, _text(on)))
+    pane.rtl_action.toggled.connect(lambda on: memory.set_value(RTL_KEY, _text(on)))
     pane.log_toggle.toggled.connect(lambda on: memory.set_value(EVENTS_KEY, _text(on)))
+    pane.animator_group.triggered.connect(
+        lambda _a: memory.set_value(ANIMATOR_KEY, str(pane.animator_scale()))
+    )
 
 
 def _restore_preview(pane: PreviewPane, memory: Memory) -> None:
@@ -83,7 +87,7 @@ def _restore_preview(pane: PreviewPane, memory: Memory) -> None:
             pane.device_combo.setCurrentIndex(index)
     landscape = _flag(memory.value(LANDSCAPE_KEY))
     if landscape is not None:
-        pane.rotate_button.setChecked(landscape)
+        pane.landscape_action.setChecked(landscape)
     zoom = memory.value(ZOOM_KEY)
     if zoom == "fit":
         pane.set_zoom(None)
@@ -97,10 +101,12 @@ def _restore_preview(pane: PreviewPane, memory: Memory) -> None:
         pane.theme_combo.setCurrentIndex(theme)
     rtl = _flag(memory.value(RTL_KEY))
     if rtl is not None:
-        pane.rtl_button.setChecked(rtl)
+        pane.rtl_action.setChecked(rtl)
     events = _flag(memory.value(EVENTS_KEY))
     if events is not None:
         pane.log_toggle.setChecked(events)
+    with contextlib.suppress(ValueError):
+        pane.set_animator_scale(float(memory.value(ANIMATOR_KEY)))  # one of the menu's only
 
 
 def remember_library_sort(panel: LibraryPanel, memory: Memory) -> None:

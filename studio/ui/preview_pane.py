@@ -1,5 +1,6 @@
-"""The centre of the window: preview toolbar (device size or a custom one, landscape, zoom, theme,
-right-to-left, edit/interact, reset), the preview itself and the runtime's event log in a collapsible strip."""
+"""The centre of the window: preview toolbar (device size or a custom one, zoom, theme, edit/interact,
+the Device menu (landscape, right-to-left, device chrome, animator duration scale), reset), the
+preview itself and the runtime's event log in a strip whose header folds it."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
-    QPushButton,
+    QMenu,
     QSpinBox,
     QStackedWidget,
     QToolBar,
@@ -74,11 +75,6 @@ class PreviewPane(QWidget):
             box.setKeyboardTracking(False)  # applied when typing ends, not at every digit
         self.custom_width.setToolTip("Custom device width")
         self.custom_height.setToolTip("Custom device height")
-        self.rotate_button = QToolButton(self)
-        self.rotate_button.setObjectName("landscape")
-        self.rotate_button.setText("Landscape")
-        self.rotate_button.setCheckable(True)
-        self.rotate_button.setToolTip("Turn the device to landscape (width and height swapped)")
         self.zoom_combo = QComboBox(self)
         self.zoom_combo.setObjectName("zoom")
         self.zoom_combo.addItem(f"{FIT_LABEL} (100%)", None)  # the widest text it shows
@@ -91,44 +87,62 @@ class PreviewPane(QWidget):
         self.theme_combo = QComboBox(self)
         for label, value in THEMES:
             self.theme_combo.addItem(label, value)
-        self.rtl_button = QToolButton(self)
-        self.rtl_button.setObjectName("rightToLeft")
-        self.rtl_button.setText("Right-to-left")
-        self.rtl_button.setCheckable(True)
-        self.rtl_button.setToolTip(
-            "Lay the prototype out as a phone set to an Arabic or Hebrew locale does:"
-            " start and end swap sides"
-        )
-        # The phone's Developer options "Animator duration scale" (off, .5x .. 10x; 1x default):
-        # AutoMobile's motion is off at 0, and Compose stretches its animations by the scale.
-        self.animator_combo = QComboBox(self)
-        self.animator_combo.setObjectName("animatorScale")
-        for label, scale in ANIMATOR_SCALES:
-            self.animator_combo.addItem(label, scale)
-        self.animator_combo.setCurrentIndex(self.animator_combo.findData(1.0))
-        self.animator_combo.setToolTip(
-            "The phone's animator duration scale (Developer options): off stops the prototype's"
-            " motion as automation does; 2x and up slow every animation down"
-        )
         self.edit_button = QToolButton(self)
         self.edit_button.setText("Edit mode")
         self.edit_button.setCheckable(True)
         self.edit_button.setToolTip("Click selects a node instead of running its action")
-        self.chrome_button = QToolButton(self)
-        self.chrome_button.setObjectName("deviceChrome")
-        self.chrome_button.setText("Device chrome")
-        self.chrome_button.setCheckable(True)
-        self.chrome_button.setChecked(True)
-        self.chrome_button.setToolTip(
-            "The phone's status and navigation bars, keyboard and AutoMobile's dismiss bar;"
-            " hide them for clean screenshots"
+        self.reset_button = QToolButton(self)
+        self.reset_button.setText("Reset")
+        self.reset_button.setToolTip("Start the prototype again from its initial state")
+        # The phone's own settings, changed now and then: one menu, so that the tool bar keeps
+        # the everyday controls (device, zoom, theme, edit mode, reset) in sight on a laptop.
+        self.device_menu = QMenu("Device settings", self)
+        self.landscape_action = self._toggle(
+            "Landscape", "landscape", "Turn the device to landscape (width and height swapped)"
         )
-        self.reset_button = QPushButton("Reset state", self)
-        self.log_toggle = QToolButton(self)
-        self.log_toggle.setText("Events")
-        self.log_toggle.setCheckable(True)
-        self.log_toggle.setChecked(True)
+        self.rtl_action = self._toggle(
+            "Right-to-left",
+            "rightToLeft",
+            "Lay the prototype out as a phone set to an Arabic or Hebrew locale does:"
+            " start and end swap sides",
+        )
+        self.chrome_action = self._toggle(
+            "Device chrome",
+            "deviceChrome",
+            "The phone's status and navigation bars, keyboard and AutoMobile's dismiss bar;"
+            " hide them for clean screenshots",
+        )
+        self.chrome_action.setChecked(True)
+        self.device_menu.addSeparator()
+        # The phone's Developer options "Animator duration scale" (off, .5x .. 10x; 1x default):
+        # AutoMobile's motion is off at 0, and Compose stretches its animations by the scale.
+        self.animator_menu = self.device_menu.addMenu("Animator duration scale")
+        self.animator_menu.setToolTipsVisible(True)
+        self.animator_group = QActionGroup(self)
+        self.animator_group.setExclusive(True)
+        self.animator_actions: dict[float, QAction] = {}
+        for label, scale in ANIMATOR_SCALES:
+            action = self.animator_menu.addAction(label)
+            action.setCheckable(True)
+            action.setData(scale)
+            action.setChecked(scale == 1.0)
+            action.setToolTip(
+                "The phone's animator duration scale (Developer options): off stops the"
+                " prototype's motion as automation does; 2x and up slow every animation down"
+            )
+            self.animator_group.addAction(action)
+            self.animator_actions[scale] = action
+        self.device_button = QToolButton(self)
+        self.device_button.setObjectName("deviceSettings")
+        self.device_button.setText("Device")
+        self.device_button.setToolTip(
+            "The device's settings: landscape, right-to-left, its bars, the animator scale"
+        )
+        self.device_button.setMenu(self.device_menu)
+        self.device_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.event_log = EventLog(self)
+        # The strip's own "Events" header folds its lines away.
+        self.log_toggle = self.event_log.title
         self.status = QLabel("", self)
         # Why the built-in preview shows no window: the phone would refuse the spec (one line).
         self.refusal = QLabel("", self)
@@ -164,16 +178,15 @@ class PreviewPane(QWidget):
             self.device_combo,
             self.custom_width,
             self.custom_height,
-            self.rotate_button,
-            self.zoom_combo,
-            self.theme_combo,
-            self.rtl_button,
-            self.animator_combo,
+            # by how often a designer reaches for them: a narrow window puts the last ones
+            # behind the » menu first (zoom has its keys, Ctrl+0, Ctrl+= and Ctrl+-)
             self.edit_button,
-            self.chrome_button,
+            self.theme_combo,
             self.reset_button,
+            self.zoom_combo,
+            self.device_button,
         )
-        for control in (*self._preview_controls, self.log_toggle):
+        for control in self._preview_controls:
             action = bar.addWidget(control)
             if control in (self.custom_width, self.custom_height):
                 self._custom_actions.append(action)
@@ -184,7 +197,6 @@ class PreviewPane(QWidget):
         self._layout.addWidget(self.refusal)
         self._layout.addWidget(self.centre, 1)
         self._layout.addWidget(self.event_log)
-        self.log_toggle.toggled.connect(self.event_log.setVisible)
         if not deferred:
             self.build_preview()
 
@@ -200,15 +212,15 @@ class PreviewPane(QWidget):
         self.centre.removeWidget(self.placeholder)
         self.placeholder.hide()
         self.device_combo.currentIndexChanged.connect(self._on_device)
-        self.rotate_button.toggled.connect(lambda _on: self._apply_size())
+        self.landscape_action.toggled.connect(lambda _on: self._apply_size())
         self.custom_width.valueChanged.connect(lambda _v: self._apply_size())
         self.custom_height.valueChanged.connect(lambda _v: self._apply_size())
         self.zoom_combo.currentIndexChanged.connect(lambda _i: self._apply_zoom())
         self.theme_combo.currentIndexChanged.connect(self._on_theme)
-        self.rtl_button.toggled.connect(self.preview.set_rtl)
-        self.animator_combo.currentIndexChanged.connect(self._on_animator_scale)
+        self.rtl_action.toggled.connect(self.preview.set_rtl)
+        self.animator_group.triggered.connect(lambda _a: self._on_animator_scale())
         self.edit_button.toggled.connect(self.preview.set_edit_mode)
-        self.chrome_button.toggled.connect(self.preview.set_device_chrome)
+        self.chrome_action.toggled.connect(self.preview.set_device_chrome)
         self.reset_button.clicked.connect(self._on_reset)
         self.preview.nodeClicked.connect(self.nodeClicked)
         self.preview.platformRequested.connect(self.platformRequested)
@@ -222,11 +234,11 @@ class PreviewPane(QWidget):
         # Choices made (or restored) before the preview existed apply now.
         self._on_device(self.device_combo.currentIndex())
         self._on_theme(self.theme_combo.currentIndex())
-        self.preview.set_rtl(self.rtl_button.isChecked())
-        self._on_animator_scale(self.animator_combo.currentIndex())
+        self.preview.set_rtl(self.rtl_action.isChecked())
+        self._on_animator_scale()
         self._apply_zoom()
         self.preview.set_edit_mode(self.edit_button.isChecked())
-        self.preview.set_device_chrome(self.chrome_button.isChecked())
+        self.preview.set_device_chrome(self.chrome_action.isChecked())
         return self.preview
 
     def add_banner(self, widget: QWidget) -> None:
@@ -277,7 +289,7 @@ class PreviewPane(QWidget):
             width, height = self.custom_width.value(), self.custom_height.value()
         else:
             width, height = data
-        if self.rotate_button.isChecked():
+        if self.landscape_action.isChecked():
             width, height = height, width
         return int(width), int(height)
 
@@ -390,10 +402,28 @@ class PreviewPane(QWidget):
         if self.preview is not None:
             self.preview.set_device_size(*self.device_size())
 
-    def _on_animator_scale(self, index: int) -> None:
-        scale = self.animator_combo.itemData(index)
-        if self.preview is not None and scale is not None:
-            self.preview.set_animator_scale(float(scale))
+    def animator_scale(self) -> float:
+        """The animator duration scale chosen in the Device menu."""
+        action = self.animator_group.checkedAction()
+        return float(action.data()) if action is not None else 1.0
+
+    def set_animator_scale(self, scale: float) -> None:
+        """Choose one of the menu's scales (as a click on it does); others are ignored."""
+        action = self.animator_actions.get(float(scale))
+        if action is not None and not action.isChecked():
+            action.trigger()
+
+    def _on_animator_scale(self) -> None:
+        if self.preview is not None:
+            self.preview.set_animator_scale(self.animator_scale())
+
+    def _toggle(self, text: str, name: str, tip: str) -> QAction:
+        """A checkable entry of the Device menu."""
+        action = self.device_menu.addAction(text)
+        action.setObjectName(name)
+        action.setCheckable(True)
+        action.setToolTip(tip)
+        return action
 
     def _on_theme(self, index: int) -> None:
         self.preview.set_theme(self.theme_combo.itemData(index))

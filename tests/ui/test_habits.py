@@ -172,12 +172,13 @@ def test_preview_and_library_habits_are_remembered_across_restarts(
     pane.device_combo.setCurrentIndex(pane.device_combo.findText("Custom size…"))
     pane.custom_width.setValue(500)
     pane.custom_height.setValue(900)
-    pane.rotate_button.click()
+    pane.landscape_action.trigger()
     pane.set_zoom(2.0)
     pane.theme_combo.setCurrentIndex(pane.theme_combo.findData("dark"))
-    assert not pane.rtl_button.isChecked()  # left to right by default
-    pane.rtl_button.click()  # the device's layout direction: right to left
+    assert not pane.rtl_action.isChecked()  # left to right by default
+    pane.rtl_action.trigger()  # the device's layout direction: right to left
     pane.log_toggle.click()  # the event strip hidden
+    pane.animator_actions[2.0].trigger()  # Device > Animator duration scale > 2x
     library.list.header().sectionClicked.emit(0)  # a click on Name: A to Z
     assert library.sort_order() == ("name", Qt.SortOrder.AscendingOrder)
     studio.close()
@@ -186,13 +187,15 @@ def test_preview_and_library_habits_are_remembered_across_restarts(
     pane, library = again.window.preview_pane, again.window.library_panel
     assert pane.device_combo.currentData() is None  # Custom size…
     assert (pane.custom_width.value(), pane.custom_height.value()) == (500, 900)
-    assert pane.rotate_button.isChecked() and pane.device_size() == (900, 500)
+    assert pane.landscape_action.isChecked() and pane.device_size() == (900, 500)
     screen = pane.preview.screen_item()
     assert (screen.width(), screen.height()) == (900, 500)  # the preview shows it too
     assert pane.zoom() == 2.0 and pane.preview.shown_zoom() == 2.0
     assert pane.theme() == "dark" and pane.preview.controller.property("dark")
-    assert pane.rtl_button.isChecked() and pane.preview.controller.property("rtl")
-    assert not pane.log_toggle.isChecked() and not pane.event_log.isVisible()
+    assert pane.rtl_action.isChecked() and pane.preview.controller.property("rtl")
+    assert not pane.log_toggle.isChecked() and pane.event_log.folded
+    assert pane.animator_scale() == 2.0 and pane.preview.controller.property("animatorScale") == 2
+    assert not pane.event_log.view.isVisible()
     assert library.sort_order() == ("name", Qt.SortOrder.AscendingOrder)
     names = [library.row(i)[0] for i in library.shown_ids()]  # type: ignore[index]
     assert len(names) >= 3 and names == sorted(names, key=str.casefold)
@@ -228,5 +231,5 @@ def test_a_settings_file_with_values_that_mean_nothing_keeps_the_defaults(
     studio = make_studio(home=home)
     pane, library = studio.window.preview_pane, studio.window.library_panel
     assert (pane.device_size(), pane.zoom(), pane.theme()) == ((360, 800), None, "light")
-    assert not pane.rotate_button.isChecked()
+    assert not pane.landscape_action.isChecked()
     assert library.sort_order() == ("modified", Qt.SortOrder.DescendingOrder)

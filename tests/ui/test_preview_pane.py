@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QWidget
 
 from studio.ui.preview_pane import DEVICE_SIZES, PreviewPane
 
@@ -88,7 +89,7 @@ def test_right_to_left_mirrors_the_preview_and_a_tap_lands_on_the_mirrored_node(
 
     left = add_bounds()
     assert left["x"] == 0  # the button at the column's start: the left
-    pane.rtl_button.click()
+    pane.rtl_action.trigger()
     assert preview.controller.property("rtl")
     qtbot.waitUntil(lambda: add_bounds()["x"] == width - left["width"])  # now the right
     tap(pane, qtbot, "add")  # at the place it is drawn
@@ -107,18 +108,23 @@ def test_the_animator_scale_picker_sets_the_device_s_scale_live_Settings_ANIMATO
     """Developer options' "Animator duration scale" (off, .5x .. 10x; 1x by default), which
     AutoMobile observes live (PrototypeMotion.kt `rememberAnimatorDurationScale`): off is
     motion off (`prototypeMotionEnabled`), and the prototype keeps running."""
-    combo = pane.animator_combo
-    bar = pane.toolbar  # on the preview's tool bar (or behind its » menu when narrow)
-    assert combo.objectName() == "animatorScale"
-    assert any(bar.widgetForAction(action) is combo for action in bar.actions())
-    assert [combo.itemData(i) for i in range(combo.count())] == [0, 0.5, 1, 1.5, 2, 5, 10]
+    menu = pane.animator_menu  # Device > Animator duration scale, one choice at a time
+    assert menu in [a.menu() for a in pane.device_menu.actions() if a.menu() is not None]
+    choices = [a for a in menu.actions() if a.isCheckable()]
+    assert [a.data() for a in choices] == [0, 0.5, 1, 1.5, 2, 5, 10]
+    assert [a.text() for a in choices][:3] == [
+        "Animation off",
+        "Animation scale .5x",
+        "Animation scale 1x",
+    ]
     controller = pane.preview.controller
-    assert combo.currentData() == 1 and controller.property("animatorScale") == 1
+    assert pane.animator_scale() == 1 and controller.property("animatorScale") == 1
     assert controller.property("motion") == 1
     tap(pane, qtbot, "add")
-    combo.setCurrentIndex(combo.findData(0.0))
+    choices[0].trigger()
     assert controller.property("animatorScale") == 0 and controller.property("motion") == 0
-    combo.setCurrentIndex(combo.findData(2.0))
+    choices[4].trigger()
+    assert [a.isChecked() for a in choices] == [False, False, False, False, True, False, False]
     assert controller.property("animatorScale") == 2 and controller.property("motion") == 1
     runtime = pane.preview.runtime
     assert runtime is not None
@@ -148,12 +154,46 @@ def test_edit_mode_selects_instead_of_running(pane: PreviewPane, qtbot: Any) -> 
     assert pane.preview.runtime.value("count") == 0  # type: ignore[union-attr]
 
 
-def test_event_log_strip_collapses(pane: PreviewPane) -> None:
-    assert pane.event_log.isVisible()
+def test_event_log_strip_folds_to_its_header(pane: PreviewPane) -> None:
+    log = pane.event_log
+    assert log.view.isVisible() and log.filter.isVisible()
+    pane.log_toggle.click()  # the strip's "Events" header
+    assert log.folded and log.title.isVisible()
+    assert not log.view.isVisible() and not log.filter.isVisible()
+    assert not log.clear_button.isVisible()
     pane.log_toggle.click()
-    assert not pane.event_log.isVisible()
-    pane.log_toggle.click()
-    assert pane.event_log.isVisible()
+    assert not log.folded and log.view.isVisible() and log.filter.isVisible()
+
+
+def test_the_everyday_controls_fit_the_tool_bar_of_a_laptop_window(make_studio: Any) -> None:
+    """With the panels docked, the tool bar shows every control at 1440 x 900, and at 1280 x 720
+    still the device, edit mode, theme and Reset; only then do zoom (which has its keys) and the
+    Device menu go behind the » menu. The rarer device settings are in that menu."""
+    from PySide6.QtCore import QSize
+
+    from tests.ui.test_fit import fit_window
+
+    studio = make_studio()
+    pane = studio.window.preview_pane
+    bar = pane.toolbar
+
+    def in_sight() -> list[QWidget]:
+        return [
+            c for c in pane._preview_controls
+            if c.isVisible() and c.mapTo(bar, c.rect().topRight()).x() <= bar.width()
+        ]  # fmt: skip
+
+    fit_window(studio, QSize(1440, 900))
+    assert in_sight() == [
+        c for c in pane._preview_controls if c not in (pane.custom_width, pane.custom_height)
+    ]
+    fit_window(studio, QSize(1280, 720))
+    assert {pane.device_combo, pane.edit_button, pane.theme_combo, pane.reset_button} <= set(
+        in_sight()
+    )
+    texts = [a.text() for a in pane.device_menu.actions()]
+    assert texts[:3] == ["Landscape", "Right-to-left", "Device chrome"]
+    assert "Animator duration scale" in texts
 
 
 def test_deferred_preview_keeps_choices_made_before_it_exists(qtbot: Any) -> None:
@@ -185,11 +225,11 @@ def test_device_chrome_toggle_hides_the_bars_and_moves_the_window_up(
     assert all(bar is not None and bar.isVisible() for bar in bars)
     top = next(n for n in preview.visible_summary() if n["address"] == "count")["bounds"]["y"]
     assert top == pytest.approx(24 + 32)  # below the status bar and AutoMobile's dismiss bar
-    pane.chrome_button.click()
+    pane.chrome_action.trigger()
     assert not any(bar.isVisible() for bar in bars)
     moved = next(n for n in preview.visible_summary() if n["address"] == "count")["bounds"]["y"]
     assert moved == pytest.approx(0)
-    pane.chrome_button.click()
+    pane.chrome_action.trigger()
     assert all(bar.isVisible() for bar in bars)
 
 
@@ -239,7 +279,7 @@ def test_landscape_and_a_custom_size(pane: PreviewPane, qtbot: Any) -> None:
     screen = pane.preview.screen_item()
     assert (screen.width(), screen.height()) == (360, 800)
     assert not pane.custom_width.isVisible()  # only with "Custom size…"
-    pane.rotate_button.click()
+    pane.landscape_action.trigger()
     qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (800, 360))
     assert pane.device_size() == (800, 360)
     pane.device_combo.setCurrentIndex(pane.device_combo.findText("Custom size…"))
@@ -247,7 +287,7 @@ def test_landscape_and_a_custom_size(pane: PreviewPane, qtbot: Any) -> None:
     pane.custom_width.setValue(700)
     pane.custom_height.setValue(1000)
     qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (1000, 700))  # still landscape
-    pane.rotate_button.click()
+    pane.landscape_action.trigger()
     qtbot.waitUntil(lambda: (screen.width(), screen.height()) == (700, 1000))
     assert pane.custom_width.maximum() == 2000 and pane.custom_width.minimum() == 200
     pane.device_combo.setCurrentIndex(0)
