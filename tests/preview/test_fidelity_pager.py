@@ -359,3 +359,24 @@ def test_in_edit_mode_a_drag_moves_no_page(pages: Any) -> None:
     drag(scene, QPoint(350, Y), -275, 0, steps=10, ms=20)
     _release(scene, 75, ms=20)
     assert _x(pager) == _page_x(pager, 0) and not pager.property("settling")
+
+
+def test_without_motion_a_released_swipe_still_springs_SnapFlingBehavior_motionScaleDuration(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """`motion: "none"` reaches SC's `LocalPrototypeMotion` only (the page moves from outside);
+    the pager's fling behaviour is Compose's default whatever it says (SnapFlingBehavior runs on
+    `DefaultScrollMotionDurationScale`): a released swipe still springs to its page."""
+    scene.show(_pager_spec(motion="none"))
+    scene.grab()
+    pager = _pager(scene)
+    drag(scene, QPoint(350, Y), -275, 0, steps=10, ms=40)
+    start = _x(pager)
+    trace = _trace(pager)
+    _release(scene, 75, ms=300)
+    assert pager.property("settling")
+    qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
+    _assert_follows_spring(
+        trace, start, _page_x(pager, 1), 0, STIFFNESS_MEDIUM_LOW, scene.controller.density
+    )
+    assert scene.controller.runtime.pages["p"] == 1
