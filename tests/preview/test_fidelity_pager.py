@@ -91,7 +91,7 @@ def _page_x(pager: QQuickItem, page: int) -> float:
     count = int(pager.property("count"))
     origin = float(pager.property("originX"))
     rtl = bool(pager.property("rtl"))
-    return origin + (count - 1 - page if rtl else page) * W
+    return origin + (count - 1 - page if rtl else page) * float(pager.property("pageW"))
 
 
 def _trace(pager: QQuickItem) -> list[tuple[float, float]]:
@@ -380,3 +380,18 @@ def test_without_motion_a_released_swipe_still_springs_SnapFlingBehavior_motionS
         trace, start, _page_x(pager, 1), 0, STIFFNESS_MEDIUM_LOW, scene.controller.density
     )
     assert scene.controller.runtime.pages["p"] == 1
+
+
+def test_a_resize_keeps_the_page_on_screen(scene: Any, qtbot: Any) -> None:
+    """A rotation or another device: the pager keeps showing its page at the new width (as
+    PagerState keeps `currentPage` through a new measure), and only that page."""
+    scene.show(_pager_spec())
+    scene.grab()
+    pager = _pager(scene)
+    scene.controller.runtime.set_page("p", 2)
+    qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
+    scene.controller.set_device_size(673, 841)
+    scene.grab()
+    assert float(pager.property("pageW")) == 673 and _x(pager) == _page_x(pager, 2)
+    shown = {e["text"] for e in scene.visible_summary() if e["type"] == "text"}
+    assert shown == {"page 2"}

@@ -148,6 +148,7 @@ ListView {
 
     function arrive() {
         spring.stop();
+        targetPage = Math.max(0, Math.min(count - 1, targetPage));  // pages may have gone
         contentX = pageX(targetPage);
         var i = targetPage;
         moveKind = "";
@@ -193,8 +194,10 @@ ListView {
         var target = Pager.settleTarget(at, at - dragFrom, towardsHigher(v), count, pageW);
         springTo(target, v, Pager.SNAP_STIFFNESS, true, "settle");
     }
-    // A touch stops the pages where they are (Compose's scrollable cancels the running scroll on
-    // the next press); lifted without a drag, they settle from there.
+    // A touch stops the pages where they are: on a scroll in progress Compose's scrollable starts
+    // its drag at the press (Scrollable.kt `startDragImmediately = shouldScrollImmediately()`),
+    // which cancels the running animation, and its end flings from there (`onDragStopped`): lifted
+    // without a move, the pages settle from where they stopped with no velocity.
     PointHandler {
         id: touch
         enabled: pv.interactive
@@ -246,13 +249,17 @@ ListView {
         springTo(i, 0, Pager.SCROLL_STIFFNESS, false, "scroll");
     }
     // Motion switched off mid-move: the pages snap to the page (SC keys the effect on motion).
-    onAnimatedChanged: if (!animated && settling && moveKind === "scroll") place()
+    onAnimatedChanged: if (!animated && settling && moveKind === "scroll") arrive()
 
-    // At rest the view shows the runtime's page, whatever resizes or refills it.
+    // At rest the view shows the runtime's page, whatever resizes or refills it; a move under way
+    // ends on its page at once.
     function place() {
         if (pageW <= 0 || dragging || flicking)
             return;
-        spring.stop();
+        if (settling) {
+            arrive();
+            return;
+        }
         moveKind = "";
         jump(page);
     }
