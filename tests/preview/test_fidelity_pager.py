@@ -395,3 +395,24 @@ def test_a_resize_keeps_the_page_on_screen(scene: Any, qtbot: Any) -> None:
     assert float(pager.property("pageW")) == 673 and _x(pager) == _page_x(pager, 2)
     shown = {e["text"] for e in scene.visible_summary() if e["type"] == "text"}
     assert shown == {"page 2"}
+
+
+def test_a_flick_released_on_its_page_leaves_it_there_coerceToTarget(  # noqa: N802
+    pages: Any, qtbot: Any
+) -> None:
+    """Pulled past the first page (the stretch holds the pages there) and flicked back: the
+    release is on a page, the snap's target (`coerceToTarget` of a 0 offset is 0), so the pages
+    do not move, whatever the velocity."""
+    scene, pager = pages, _pager(pages)
+    QTest.mousePress(scene.view, LEFT, NO_MOD, QPoint(60, Y))
+    for i in range(1, 16):
+        QTest.mouseMove(scene.view, QPoint(60 + 10 * i, Y), 16)
+    for i in range(1, 6):
+        QTest.mouseMove(scene.view, QPoint(210 - 10 * i, Y), 5)
+    assert _x(pager) == _page_x(pager, 0)
+    trace = _trace(pager)
+    _release(scene, 160, ms=5)
+    assert float(pager.property("v0")) > 0  # released moving towards the next page
+    qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
+    assert all(x == _page_x(pager, 0) for _, x in trace)
+    assert scene.controller.runtime.pages.get("p", 0) == 0

@@ -125,7 +125,8 @@ ListView {
         // the visibility threshold is 0.01 px on the phone; the view counts in dp
         duration = Pager.springDuration(x0, v0, Math.sqrt(k),
                                         Pager.DISPLACEMENT_THRESHOLD_PX / Math.max(1, preview.density));
-        if (duration <= 0) {
+        // Already on the page, the fling's snap has nowhere to go (`coerceToTarget` of 0 is 0).
+        if (duration <= 0 || (coerce && Math.abs(x0) < Pager.EPSILON)) {
             arrive();
             return;
         }
