@@ -75,7 +75,8 @@ def _still(scene: Any) -> bool:
     clip = _find_any(scene, "yearPickerClip")
     months = _named(scene, "monthsList")
     opened = clip is None or not clip.isVisible() or clip.height() == 336
-    return opened and not months.property("moving") and not months.property("sliding")
+    moving = any(months.property(p) for p in ("moving", "sliding", "settling"))
+    return opened and not moving
 
 
 def _find_any(scene: Any, name: str) -> Any:
@@ -305,7 +306,8 @@ def test_a_drag_on_the_month_pages_to_the_next_or_previous_HorizontalMonthsList(
     widget = preview.quick_widget
 
     def settled(text: str) -> bool:
-        return _month_shown(preview) == text and not months.property("moving")
+        still = not months.property("moving") and not months.property("settling")
+        return _month_shown(preview) == text and still
 
     swipe(qtbot, widget, centre, forward, 0)
     qtbot.waitUntil(lambda: settled("March 2026"))
