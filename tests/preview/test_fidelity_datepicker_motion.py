@@ -2,13 +2,13 @@
 list is DatePicker.kt `HorizontalMonthsList`, a LazyRow with
 `DatePickerDefaults.rememberSnapFlingBehavior` (`snapFlingBehavior` over
 `SnapLayoutInfoProvider(lazyListState)` with `calculateApproachOffset` 0 and `snapAnimationSpec =
-spring(stiffness = Spring.StiffnessMediumLow)`), so a released drag picks its month at once
-(LazyListSnapLayoutInfoProvider.kt `calculateSnapOffset`, `calculateFinalSnappingItem`) and springs
-there from the release velocity, stopping on it (SnapFlingBehavior.kt `animateWithTarget`,
-`coerceToTarget`), in real time (`DefaultScrollMotionDurationScale`). A wider picker spreads its
-week rows (`WeekDays`, `Month`: `Arrangement.SpaceEvenly`), and a day's and a year's colours move
-on `animateColorAsState` (DatePickerColors, MotionSchemeKeyTokens.DefaultEffects: the standard
-scheme's `spring(1, 1600)`, in Oklab: ColorVectorConverter.kt).
+MotionSchemeKeyTokens.DefaultEffects.value()`, the standard scheme's `spring(1, 1600)`), so a
+released drag picks its month at once (LazyListSnapLayoutInfoProvider.kt `calculateSnapOffset`,
+`calculateFinalSnappingItem`) and springs there from the release velocity, stopping on it
+(SnapFlingBehavior.kt `animateWithTarget`, `coerceToTarget`), in real time
+(`DefaultScrollMotionDurationScale`). A wider picker spreads its week rows (`WeekDays`, `Month`:
+`Arrangement.SpaceEvenly`), and a day's and a year's colours move on `animateColorAsState`
+(DatePickerColors, the same DefaultEffects spring, in Oklab: ColorVectorConverter.kt).
 
 The months' geometry is read from the view at each frame, against the snap's own clock, and the
 colours against the fade's own clock; the expected curves are computed here from Compose's
@@ -29,7 +29,6 @@ from tests.preview.fidelity import spec_of
 from tests.preview.helpers import LEFT, NO_MOD, click_item, drag, find_named, item_rect
 from tests.preview.test_fidelity_pager import (
     MIN_FLING_VELOCITY,
-    STIFFNESS_MEDIUM_LOW,
     THRESHOLD_PX,
     spring_displacement,
     spring_ms,
@@ -37,6 +36,7 @@ from tests.preview.test_fidelity_pager import (
 
 FEBRUARY_2026 = (2026 - 1900) * 12 + 1  # the months list's index of February 2026
 DEFAULT_EFFECTS = 1600.0  # MotionSchemeKeyTokens.DefaultEffects, standard: spring(1, 1600)
+SNAP_STIFFNESS = DEFAULT_EFFECTS  # DatePickerDefaults.rememberSnapFlingBehavior's snapAnimationSpec
 COLOUR_THRESHOLD = 0.01  # Spring.DefaultDisplacementThreshold, per Oklab component
 
 
@@ -86,17 +86,17 @@ def _release(scene: Any, months: QQuickItem, x: int, ms: int) -> None:
 def _assert_follows_spring(
     trace: list[tuple[float, float]], start: float, target: float, v0: float, density: float
 ) -> None:
-    """Each frame is `spring(StiffnessMediumLow)`'s position at that time to 0.001 dp, one way
+    """Each frame is `DefaultEffects' spring(1, 1600)`'s position at that time to 0.001 dp, one way
     only, ending exactly on the month once the spring's estimated time is up."""
     assert len(trace) > 5
     x0 = start - target
     for ms, x in trace[:-1]:
-        expected = target + spring_displacement(x0, v0, STIFFNESS_MEDIUM_LOW, ms / 1000)
+        expected = target + spring_displacement(x0, v0, SNAP_STIFFNESS, ms / 1000)
         assert x == pytest.approx(expected, abs=1e-3)
     xs = [start] + [x for _, x in trace]
     assert all((b - a) * -x0 >= 0 for a, b in zip(xs, xs[1:], strict=False))
     assert trace[-1][1] == target
-    assert trace[-1][0] >= spring_ms(x0, v0, STIFFNESS_MEDIUM_LOW, THRESHOLD_PX / density)
+    assert trace[-1][0] >= spring_ms(x0, v0, SNAP_STIFFNESS, THRESHOLD_PX / density)
 
 
 def _picker(scene: Any) -> QQuickItem:
@@ -129,7 +129,7 @@ def test_a_slow_release_short_of_half_a_month_springs_back_calculateSnapOffset_C
 ) -> None:
     """Dragged 40 % of a month and held still: below `MinFlingVelocityDp` the closer of the two
     months either side is picked (`FinalSnappingItem.ClosestItem`), February again, and the list
-    springs back from rest on `spring(StiffnessMediumLow)`, the curve of SpringSimulation to
+    springs back from rest on `DefaultEffects' spring(1, 1600)`, the curve of SpringSimulation to
     0.001 dp, not Qt's snap; the label never left February's month for good."""
     scene, months = picker, _months(picker)
     w = float(months.property("width"))
@@ -221,13 +221,13 @@ def test_a_fling_of_huge_velocity_goes_exactly_one_month_animateWithTarget_coerc
     assert velocity == 8000
     target = _start_of(months, FEBRUARY_2026 + 1)
     x0 = start - target
-    assert velocity > math.sqrt(STIFFNESS_MEDIUM_LOW) * -x0  # a spring that would cross it
+    assert velocity > math.sqrt(SNAP_STIFFNESS) * -x0  # a spring that would cross it
     qtbot.waitUntil(lambda: not months.property("settling"), timeout=3000)
     assert max(x for _, x in trace) == target and trace[-1][1] == target
     for ms, x in trace[:-1]:
-        expected = target + spring_displacement(x0, velocity, STIFFNESS_MEDIUM_LOW, ms / 1000)
+        expected = target + spring_displacement(x0, velocity, SNAP_STIFFNESS, ms / 1000)
         assert x == pytest.approx(expected, abs=1e-3)
-    assert trace[-1][0] < spring_ms(x0, velocity, STIFFNESS_MEDIUM_LOW, THRESHOLD_PX)
+    assert trace[-1][0] < spring_ms(x0, velocity, SNAP_STIFFNESS, THRESHOLD_PX)
     assert _month_shown(scene) == "March 2026"
 
 

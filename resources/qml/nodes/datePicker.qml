@@ -332,7 +332,10 @@ Rectangle {
                     // range, each the list's width, with
                     // DatePickerDefaults.rememberSnapFlingBehavior: `snapFlingBehavior` of
                     // `SnapLayoutInfoProvider(lazyListState)` whose `calculateApproachOffset` is
-                    // 0, and `snapAnimationSpec = spring(stiffness = Spring.StiffnessMediumLow)`.
+                    // 0, and `snapAnimationSpec = MotionSchemeKeyTokens.DefaultEffects.value()`:
+                    // the standard motion scheme's `spring(dampingRatio = 1, stiffness = 1600)`
+                    // (Material 3 before its motion scheme passed spring(StiffnessMediumLow),
+                    // 400, the pager's).
                     // So a released drag has no decay approach (SnapFlingBehavior `tryApproach`:
                     // no offset, no approach; the `exponentialDecay()` it is given is never
                     // run): the month is chosen at once from the release velocity
@@ -429,6 +432,7 @@ Rectangle {
                     // The snap runs inside the scroll, under Scrollable's
                     // `DefaultScrollMotionDurationScale` (1): in real time, whatever the
                     // device's animator duration scale.
+                    readonly property real snapStiffness: 1600  // DefaultEffects
                     property int targetMonth: -1
                     property real x0: 0
                     property real v0: 0
@@ -449,7 +453,7 @@ Rectangle {
                         elapsed = 0;
                         realElapsed = 0;
                         // Spring.DefaultDisplacementThreshold, 0.01 px, in dp
-                        duration = Pager.springDuration(x0, v0, Math.sqrt(Pager.SNAP_STIFFNESS),
+                        duration = Pager.springDuration(x0, v0, Math.sqrt(snapStiffness),
                             Pager.DISPLACEMENT_THRESHOLD_PX / Math.max(1, preview.density));
                         // On the month already: `coerceToTarget` of 0 is 0, nothing moves.
                         if (duration <= 0 || Math.abs(x0) < Pager.EPSILON) {
@@ -465,7 +469,7 @@ Rectangle {
                             arrive();
                             return;
                         }
-                        var x = Pager.springDisplacement(x0, v0, Math.sqrt(Pager.SNAP_STIFFNESS),
+                        var x = Pager.springDisplacement(x0, v0, Math.sqrt(snapStiffness),
                                                          elapsed / 1000);
                         // `animateWithTarget`'s `coerceToTarget`: never past the month
                         if (x === 0 || (x < 0) !== (x0 < 0)) {
