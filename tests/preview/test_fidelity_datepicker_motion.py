@@ -280,6 +280,34 @@ def test_the_snap_plays_in_real_time_at_any_animator_scale_DefaultScrollMotionDu
     assert _month_shown(scene) == "March 2026"
 
 
+def test_a_touch_stops_the_snap_and_a_lift_snaps_from_there_Scrollable_startDragImmediately(  # noqa: N802
+    picker: Any, qtbot: Any
+) -> None:
+    """A press while the months snap stops them where they are (Scrollable starts its drag at
+    once on a scroll in progress, which cancels the fling); lifted without a drag, they snap
+    from there with no velocity, to the closer month; the held press picks no day."""
+    scene, months = picker, _months(picker)
+    left = round(item_rect(months).left())
+    drag(scene, QPoint(left + 320, _y(months)), -250, 0, steps=10, ms=40)
+    _release(scene, months, left + 70, ms=300)
+    w = float(months.property("width"))
+    march = _start_of(months, FEBRUARY_2026 + 1)
+    qtbot.waitUntil(lambda: _x(months) > march - 0.2 * w, timeout=3000)
+    at = QPoint(left + 150, _y(months) - 60)
+    QTest.mousePress(scene.view, LEFT, NO_MOD, at)
+    assert not months.property("settling")
+    held = _x(months)
+    assert held < march
+    QTest.mouseRelease(scene.view, LEFT, NO_MOD, at, 600)
+    qtbot.waitUntil(lambda: not months.property("settling") and _x(months) == march, timeout=3000)
+    assert float(months.property("v0")) == 0
+    assert _month_shown(scene) == "March 2026"
+    assert scene.controller.runtime.value("d") == "2026-02-10"  # the press picked nothing
+    # at rest, a tap on a day picks it again
+    click_item(scene, _text_of(months, "20"))
+    assert scene.controller.runtime.value("d") == "2026-03-20"
+
+
 def test_the_arrows_keep_their_own_slide_animateScrollToItem(picker: Any, qtbot: Any) -> None:  # noqa: N802
     """The next arrow is `animateScrollToItem`, not a fling: its slide runs (and no snap)."""
     scene, months = picker, _months(picker)

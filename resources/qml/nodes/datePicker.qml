@@ -510,21 +510,27 @@ Rectangle {
                             release(0);
                         }
                     }
-                    // A touch stops the months where they are (Scrollable starts its drag at
-                    // the press while a scroll is in progress, `startDragImmediately`, which
-                    // cancels the snap); lifted without a drag, they snap from there with no
-                    // velocity (`onDragStopped` flings at 0).
-                    PointHandler {
-                        enabled: months.interactive
-                        property bool stopped: false
-                        onActiveChanged: {
-                            if (active) {
-                                stopped = months.settling;
-                                if (stopped) settle.stop();
-                            } else if (stopped) {
-                                stopped = false;
-                                Qt.callLater(months.resume);
+                    // A touch while the months move (a snap, or an arrow's slide) stops them
+                    // where they are: Scrollable starts its drag at the press while a scroll is
+                    // in progress (`startDragImmediately`), which cancels the running scroll
+                    // and consumes the press, so the day under it is not clicked (`clickable`
+                    // gives up on a consumed pointer); lifted without a drag, the months snap
+                    // from there with no velocity (`onDragStopped` flings at 0). The touch is
+                    // seen by `catcher`, over the list.
+                    property bool caught: false
+                    function touched(down) {
+                        if (down) {
+                            caught = settling || sliding;
+                            if (caught) {
+                                settle.stop();
+                                slide.stop();
                             }
+                        } else if (caught) {
+                            // after the release's click, which `caught` holds back
+                            Qt.callLater(function() {
+                                months.caught = false;
+                                months.resume();
+                            });
                         }
                     }
                     function resume() {
@@ -602,17 +608,31 @@ Rectangle {
                                     enabled: cell.inMonth
                                     property Item ripple: null
                                     onPressed: (m) => {
+                                        if (months.caught) return;  // the touch stopped the months
                                         ripple = screen.ripple(cell, m.x - 4, m.y - 4, cell.ink,
                                             {x: 4, y: 4, width: 40, height: 40, z: 1, tl: 20, tr: 20, br: 20, bl: 20});
                                     }
                                     onReleased: if (ripple) ripple.finish()
                                     onCanceled: if (ripple) ripple.finish()
-                                    onClicked: preview.choose(d.n, d.p.stateKey || "",
+                                    onClicked: if (!months.caught) preview.choose(d.n, d.p.stateKey || "",
                                         grid.gy + "-" + dp.pad(grid.gm + 1) + "-" + dp.pad(cell.day))
                                 }
                             }
                         }
                     }
+                }
+            }
+            Item {
+                // Over the months list: sees every touch on it (a PointHandler's passive grab
+                // leaves the press to the days and the list below) for `months.touched`.
+                id: catcher
+                x: weeks.x
+                y: months.y
+                width: months.width
+                height: months.height
+                PointHandler {
+                    enabled: months.interactive
+                    onActiveChanged: months.touched(active)
                 }
             }
             // The year list over the weekdays and months (DatePickerContent's AnimatedVisibility:
