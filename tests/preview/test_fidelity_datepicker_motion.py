@@ -306,6 +306,7 @@ def test_a_touch_stops_the_snap_and_a_lift_snaps_from_there_Scrollable_startDrag
     # at rest, a tap on a day picks it again
     click_item(scene, _text_of(months, "20"))
     assert scene.controller.runtime.value("d") == "2026-03-20"
+    assert _month_shown(scene) == "March 2026" and _x(months) == march
 
 
 def test_the_arrows_keep_their_own_slide_animateScrollToItem(picker: Any, qtbot: Any) -> None:  # noqa: N802

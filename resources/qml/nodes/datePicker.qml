@@ -47,7 +47,10 @@ Rectangle {
     function monthIndex(y, m) { return Math.max(0, Math.min(lastMonth, (y - 1900) * 12 + m)); }
     // RenderPrototypeDatePicker's LaunchedEffect(millis): a new bound date shows its month
     // (`displayedMonthMillis`, then DatePickerContent's `scrollToItem(monthIndex)`, not animated).
-    function showPicked() { months.jump(monthIndex(year, month)); }
+    // (read from `iso` itself: in its change handler `year` and `month` may not have caught up)
+    function showPicked() {
+        months.jump(monthIndex(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1));
+    }
     onIsoChanged: {
         var was = lastIso;
         lastIso = iso;
@@ -84,7 +87,8 @@ Rectangle {
     // the longest of the picked day's container and number and the day before's number
     function dayFadeLength() {
         var old = dayInk(false, isToday(prevYear, prevMonth, prevDay));
-        var now = dayInk(false, isToday(year, month, day));
+        var now = dayInk(false, isToday(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1,
+                                        Number(iso.slice(8, 10))));
         return Math.max(ColorSpring.duration(clear, preview.colors.primary, fadeOmega),
                         ColorSpring.duration(now, preview.colors.onPrimary, fadeOmega),
                         ColorSpring.duration(preview.colors.onPrimary, old, fadeOmega));
