@@ -11,10 +11,10 @@ import sys
 from datetime import date
 from typing import Any
 
-from tests.preview.fidelity import rgb_at
 from PySide6.QtCore import QPoint
 from PySide6.QtTest import QTest
 
+from tests.preview.fidelity import rgb_at
 from tests.preview.helpers import LEFT, NO_MOD, click_item, drag, find_named, item_rect
 from tests.preview.probe import open_scene, run_probe, wait_for
 
@@ -83,13 +83,14 @@ def _snap_and_fade(scene: Any) -> dict[str, Any]:
     out["month"] = str(_shown(scene, "datePickerMonthYear").property("text"))
     out["at_month_start"] = float(months.property("contentX")) % float(months.property("width"))
     scene.grab()
-    stack = [months]
-    twenty = None
-    while stack and twenty is None:
+    stack, days = [months], []
+    while stack:
         item = stack.pop()
-        if item.property("text") == 20 or item.property("text") == "20":
-            twenty = item if item.isVisible() else None
+        if item.objectName() == "monthDays" and item.isVisible():
+            days.append(item)
         stack.extend(item.childItems())
+    (shown,) = days  # the month on screen only
+    (twenty,) = [c for c in shown.childItems() if c.property("day") == 20]
     click_item(scene, twenty)
     out["fading"] = bool(picker.property("dayFading"))
     out["fade_ended"] = wait_for(lambda: not picker.property("dayFading"))
