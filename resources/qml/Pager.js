@@ -98,3 +98,20 @@ function springDuration(x0, v0, omega, threshold) {
         return 0;
     return last + 1;
 }
+
+// Where a released drag on a lazy list of snapped items settles: DatePicker.kt's months list
+// (`DatePickerDefaults.rememberSnapFlingBehavior`: `SnapLayoutInfoProvider(lazyListState)` with
+// `calculateApproachOffset` 0). LazyListSnapLayoutInfoProvider.kt `calculateSnapOffset` takes the
+// visible items' distances to the snap position (SnapPosition.Center: for items the viewport's
+// width, their start edges), the nearest at or before it and the nearest at or after it, and
+// `calculateFinalSnappingItem` picks between them by the velocity alone: at or above
+// `MinFlingVelocityDp` the one ahead in the fling's direction (NextItem / PreviousItem), slower
+// the closer one (ClosestItem, a tie going to the one after). Unlike the pager's
+// `calculateFinalSnappingBound`, neither the drag's length nor its direction counts.
+function closestTarget(pos, velocity, count) {
+    var b = bounds(pos, count);
+    var lower = b[0], upper = b[1];
+    if (Math.abs(velocity) >= MIN_FLING_VELOCITY)
+        return velocity > 0 ? upper : lower;
+    return Math.abs(upper - pos) <= Math.abs(pos - lower) ? upper : lower;
+}

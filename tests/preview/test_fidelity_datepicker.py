@@ -75,7 +75,8 @@ def _still(scene: Any) -> bool:
     clip = _find_any(scene, "yearPickerClip")
     months = _named(scene, "monthsList")
     opened = clip is None or not clip.isVisible() or clip.height() == 336
-    return opened and not months.property("moving") and not months.property("sliding")
+    moving = any(months.property(p) for p in ("moving", "sliding", "settling"))
+    return opened and not moving
 
 
 def _find_any(scene: Any, name: str) -> Any:
@@ -305,7 +306,8 @@ def test_a_drag_on_the_month_pages_to_the_next_or_previous_HorizontalMonthsList(
     widget = preview.quick_widget
 
     def settled(text: str) -> bool:
-        return _month_shown(preview) == text and not months.property("moving")
+        still = not months.property("moving") and not months.property("settling")
+        return _month_shown(preview) == text and still
 
     swipe(qtbot, widget, centre, forward, 0)
     qtbot.waitUntil(lambda: settled("March 2026"))
@@ -323,6 +325,9 @@ def test_a_drag_on_the_month_pages_to_the_next_or_previous_HorizontalMonthsList(
     at = day.mapToScene(day.boundingRect().center()).toPoint()
     qtbot.mouseClick(widget, LEFT, pos=at)
     qtbot.waitUntil(lambda: preview.runtime.value("d") == "2026-01-20")
+    # and that month stays (MC's LaunchedEffect(millis) scrolls to the new date's own month)
+    preview.grab_image()
+    assert settled("January 2026") and _named(preview, "pickedDay") is not None
 
 
 # --- the OpenGL scene graph -----------------------------------------------------------------
@@ -332,8 +337,9 @@ def test_a_drag_on_the_month_pages_to_the_next_or_previous_HorizontalMonthsList(
 @pytest.mark.timeout(120)
 def test_the_date_picker_draws_alike_on_opengl_DatePicker(tmp_path: Any) -> None:  # noqa: N802
     """The same picker on the OpenGL scene graph (xcb on a private Xvfb, a child process): the
-    today ring, the open year list and a year tap, left to right and right to left, with no Qt
-    message."""
+    today ring, the open year list and a year tap, left to right and right to left, and a
+    released drag's snap and a pick's colour fade (`HorizontalMonthsList`'s snap fling,
+    DatePickerColors), with no Qt message."""
     seen = opengl_probe("tests.preview.datepicker_probe")  # on OpenGL, and Qt logs nothing
     for direction in ("ltr", "rtl"):
         got = seen[direction]
@@ -342,6 +348,14 @@ def test_the_date_picker_draws_alike_on_opengl_DatePicker(tmp_path: Any) -> None
         assert close(tuple(got["inside_ring"]), container), got
         assert close(tuple(got["selected_year"]), primary), got
         assert got["after_year_tap"] == "February 2028" and got["picked"] == "2026-02-10", got
+    # the months' snap and a day's colour fade run on the render loop's frames there too
+    # (test_fidelity_datepicker_motion.py checks their curves offscreen)
+    motion = seen["motion"]
+    assert motion["snapping"] and motion["snap_ended"], motion
+    assert motion["month"] == "March 2026" and motion["at_month_start"] == 0, motion
+    assert motion["fading"] and motion["fade_ended"], motion
+    assert motion["picked"] == "2026-03-20", motion
+    assert close(tuple(motion["picked_circle"]), hex_rgb(seen["ltr"]["primary"])), motion
 
 
 def test_the_month_shown_stays_across_a_direction_switch_HorizontalMonthsList(  # noqa: N802

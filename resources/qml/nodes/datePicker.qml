@@ -20,6 +20,8 @@
 import QtQuick
 import QtQuick.Controls
 import ".."
+import "../Pager.js" as Pager
+import "../ColorSpring.js" as ColorSpring
 
 Rectangle {
     id: dp
@@ -45,9 +47,109 @@ Rectangle {
     function monthIndex(y, m) { return Math.max(0, Math.min(lastMonth, (y - 1900) * 12 + m)); }
     // RenderPrototypeDatePicker's LaunchedEffect(millis): a new bound date shows its month
     // (`displayedMonthMillis`, then DatePickerContent's `scrollToItem(monthIndex)`, not animated).
-    function showPicked() { months.jump(monthIndex(year, month)); }
-    onIsoChanged: showPicked()
-    Component.onCompleted: showPicked()
+    // (read from `iso` itself: in its change handler `year` and `month` may not have caught up)
+    function showPicked() {
+        months.jump(monthIndex(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1));
+    }
+    onIsoChanged: {
+        var was = lastIso;
+        lastIso = iso;
+        prevYear = Number(was.slice(0, 4));
+        prevMonth = Number(was.slice(5, 7)) - 1;
+        prevDay = Number(was.slice(8, 10));
+        dayFade.begin(dayFadeLength());
+        showPicked();
+    }
+    Component.onCompleted: {
+        lastIso = iso;
+        showPicked();
+    }
+
+    // -- colour moves ---------------------------------------------------------------------------
+    // DatePickerColors `dayContentColor`, `dayContainerColor(animate = animateChecked)`,
+    // `yearContentColor` and `yearContainerColor`: `animateColorAsState` on
+    // MotionSchemeKeyTokens.DefaultEffects (the standard scheme's `spring(dampingRatio = 1,
+    // stiffness = 1600)`, w = 40 rad/s; ColorSpring.js), a Compose animation, so its play time is
+    // the real time over the animator duration scale. A day's container animates only on the day
+    // being picked (`animateChecked = startDateSelected`): the day picked before loses its circle
+    // at once, its number fades; a year's container and number both fade. The today ring is not
+    // animated (`Day`'s `border`, `Year`'s `remember(currentYear, selected)`).
+    readonly property real fadeOmega: 40
+    readonly property color clear: Qt.rgba(0, 0, 0, 0)  // Color.Transparent
+    property string lastIso: ""
+    property int prevYear: -1
+    property int prevMonth: -1
+    property int prevDay: -1
+    function dayInk(picked, today) {
+        return picked ? preview.colors.onPrimary : today ? preview.colors.primary : preview.colors.onSurface;
+    }
+    function isToday(y, m, d) { return y === todayYear && m === todayMonth && d === todayDay; }
+    // the longest of the picked day's container and number and the day before's number
+    function dayFadeLength() {
+        var old = dayInk(false, isToday(prevYear, prevMonth, prevDay));
+        var now = dayInk(false, isToday(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1,
+                                        Number(iso.slice(8, 10))));
+        return Math.max(ColorSpring.duration(clear, preview.colors.primary, fadeOmega),
+                        ColorSpring.duration(now, preview.colors.onPrimary, fadeOmega),
+                        ColorSpring.duration(preview.colors.onPrimary, old, fadeOmega));
+    }
+    // a colour `fade` moves from `from` to `to` (`to` at rest)
+    function faded(fade, from, to) {
+        return fade.running ? ColorSpring.at(from, to, fadeOmega, fade.play) : to;
+    }
+    function yearInk(selected, current) {
+        return selected ? preview.colors.onPrimary : current ? preview.colors.primary : preview.colors.onSurfaceVariant;
+    }
+    property int lastShownYear: -1
+    property int prevShownYear: -1
+    onShownYearChanged: {
+        prevShownYear = lastShownYear;
+        lastShownYear = shownYear;
+        // only the years on screen animate (the list is made only while open)
+        if (box.yearsReveal > 0) {
+            var ink = yearInk(false, prevShownYear === todayYear);
+            yearFade.begin(Math.max(ColorSpring.duration(clear, preview.colors.primary, fadeOmega),
+                ColorSpring.duration(yearInk(false, shownYear === todayYear), preview.colors.onPrimary, fadeOmega),
+                ColorSpring.duration(preview.colors.onPrimary, ink, fadeOmega)));
+        }
+    }
+    Fade { id: dayFade; on: dp.animate }
+    Fade { id: yearFade; on: dp.animate }
+    // the fades' clocks as the picker's (what the tests read)
+    readonly property real dayFadePlay: dayFade.play
+    readonly property real dayFadeReal: dayFade.real
+    readonly property bool dayFading: dayFade.running
+    readonly property real yearFadePlay: yearFade.play
+    readonly property bool yearFading: yearFade.running
+    // A colour move's clock: `play`, ms of play time since it began, up to `length`.
+    component Fade: QtObject {
+        id: fade
+        property bool on: true  // motion on (the picker's `animate`)
+        property real play: 0
+        property real real: 0  // real ms since it began
+        property real length: 0
+        readonly property bool running: clock.running
+        function begin(ms) {
+            clock.stop();
+            play = 0;
+            real = 0;
+            length = ms;
+            if (on && preview.animatorScale > 0 && ms > 0) clock.start();
+        }
+        property FrameAnimation clock: FrameAnimation {
+            onTriggered: {
+                var scale = preview.animatorScale;
+                fade.real += frameTime * 1000;
+                var next = scale > 0 ? fade.play + frameTime * 1000 / scale : fade.length;
+                if (next >= fade.length) {
+                    fade.clock.stop();
+                    fade.play = fade.length;
+                } else {
+                    fade.play = next;
+                }
+            }
+        }
+    }
     function pad(v) { return (v < 10 ? "0" : "") + v; }
     implicitWidth: 360
     implicitHeight: col.implicitHeight
@@ -194,36 +296,69 @@ Rectangle {
             width: parent.width
             height: 48 + 6 * 48
             Column {
+                id: weeks
                 x: 12
-                width: 7 * 48
+                // DatePickerContent's Column, `padding(horizontal = DatePickerHorizontalPadding)`
+                // (12 dp) of the picker's width.
+                width: parent.width - 24
                 // DatePicker.kt `WeekDays` and `Month`: Rows of the week from its first day at the
-                // start: DayOfWeekRow and each month's Grid follow LayoutMirroring (the right first
-                // under Rtl), and a cell's own MouseArea picks the date that cell draws (`Day`'s
-                // onClick).
-                DayOfWeekRow {
+                // start, `fillMaxWidth()` with `Arrangement.SpaceEvenly`: the seven 48 dp cells
+                // with equal gaps before, between and after them (none at 360 dp; wider, the
+                // cells spread across the row). The Row and each month's Grid follow
+                // LayoutMirroring (the right first under Rtl), and a cell's own MouseArea picks
+                // the date that cell draws (`Day`'s onClick).
+                readonly property real gap: Math.max(0, (width - 7 * 48) / 8)
+                Row {
+                    objectName: "weekDays"
                     width: parent.width
                     height: 48
-                    locale: Qt.locale("en_US")
-                    delegate: RoleText {
-                        required property string shortName
-                        text: shortName.slice(0, 1)
-                        role: "bodyLarge"
-                        horizontalAlignment: Text.AlignHCenter
+                    leftPadding: weeks.gap
+                    rightPadding: weeks.gap
+                    spacing: weeks.gap
+                    Repeater {
+                        // CalendarModel `weekdayNames` from `firstDayOfWeek`, their narrow
+                        // (first-letter) names
+                        model: 7
+                        RoleText {
+                            required property int index
+                            readonly property var en: Qt.locale("en_US")
+                            width: 48
+                            height: 48
+                            text: en.dayName((en.firstDayOfWeek + index) % 7, Locale.ShortFormat).slice(0, 1)
+                            role: "bodyLarge"
+                            horizontalAlignment: Text.AlignHCenter
+                            verticalAlignment: Text.AlignVCenter
+                        }
                     }
                 }
                 ListView {
                     // DatePicker.kt `HorizontalMonthsList`: a LazyRow of every month of the year
                     // range, each the list's width, with
-                    // DatePickerDefaults.rememberSnapFlingBehavior (a fling settles on the next
-                    // month at most: `calculateApproachOffset` 0). Right to left, a LazyRow puts
-                    // its first item at the right: the next month is to the left, and a drag to the
-                    // right brings it in.
+                    // DatePickerDefaults.rememberSnapFlingBehavior: `snapFlingBehavior` of
+                    // `SnapLayoutInfoProvider(lazyListState)` whose `calculateApproachOffset` is
+                    // 0, and `snapAnimationSpec = MotionSchemeKeyTokens.DefaultEffects.value()`:
+                    // the standard motion scheme's `spring(dampingRatio = 1, stiffness = 1600)`
+                    // (Material 3 before its motion scheme passed spring(StiffnessMediumLow),
+                    // 400, the pager's).
+                    // So a released drag has no decay approach (SnapFlingBehavior `tryApproach`:
+                    // no offset, no approach; the `exponentialDecay()` it is given is never
+                    // run): the month is chosen at once from the release velocity
+                    // (Pager.closestTarget: LazyListSnapLayoutInfoProvider `calculateSnapOffset`,
+                    // at most the next month), then the list springs there from that velocity
+                    // and stops on the month (`animateWithTarget`, `coerceToTarget`). Qt's own
+                    // flick and snap are not used: its flick is cancelled as it starts and its
+                    // velocity taken (as nodes/pager.qml does). Right to left, a LazyRow puts
+                    // its first item at the right: the next month is to the left, and a drag to
+                    // the right brings it in.
                     id: months
                     objectName: "monthsList"
                     width: parent.width
                     height: 6 * 48
                     orientation: ListView.Horizontal
-                    snapMode: ListView.SnapOneItem
+                    snapMode: ListView.NoSnap
+                    // Qt caps the release velocity it reports (2500 by default); Compose's
+                    // fling velocity is capped at ViewConfiguration's maximum, 8000 dp/s.
+                    maximumFlickVelocity: 8000
                     boundsBehavior: Flickable.StopAtBounds
                     clip: true
                     interactive: !preview.editMode
@@ -260,6 +395,7 @@ Rectangle {
                     property bool placed: false
                     function jump(i) {
                         slide.stop();
+                        settle.stop();
                         placed = true;
                         positionViewAtIndex(i, ListView.Beginning);
                         dp.shown = i;
@@ -272,6 +408,7 @@ Rectangle {
                         var to = Math.max(0, Math.min(dp.lastMonth, dp.shown + step));
                         if (!dp.animate) { jump(to); return; }
                         slide.stop();
+                        settle.stop();
                         slide.to = startOf(to);
                         slide.start();
                     }
@@ -292,6 +429,117 @@ Rectangle {
                     onMovementStarted: slide.stop()
                     // Whether an arrow's slide is under way (the tests wait for it to end).
                     readonly property bool sliding: slide.running
+
+                    // -- a released drag's snap (SnapFlingBehavior) -------------------------
+                    // Where it goes (a month), from where (its displacement from there, dp, and
+                    // velocity, dp/s of contentX, at the release), elapsed and duration in ms.
+                    // The snap runs inside the scroll, under Scrollable's
+                    // `DefaultScrollMotionDurationScale` (1): in real time, whatever the
+                    // device's animator duration scale.
+                    readonly property real snapStiffness: 1600  // DefaultEffects
+                    property int targetMonth: -1
+                    property real x0: 0
+                    property real v0: 0
+                    property real elapsed: 0
+                    property real realElapsed: 0  // real ms since the release
+                    property real duration: 0
+                    readonly property bool settling: settle.running
+                    FrameAnimation {
+                        id: settle
+                        running: false
+                        onTriggered: months.step(frameTime)
+                    }
+                    function springTo(i, velocity) {
+                        settle.stop();
+                        targetMonth = i;
+                        x0 = contentX - startOf(i);
+                        v0 = velocity;
+                        elapsed = 0;
+                        realElapsed = 0;
+                        // Spring.DefaultDisplacementThreshold, 0.01 px, in dp
+                        duration = Pager.springDuration(x0, v0, Math.sqrt(snapStiffness),
+                            Pager.DISPLACEMENT_THRESHOLD_PX / Math.max(1, preview.density));
+                        // On the month already: `coerceToTarget` of 0 is 0, nothing moves.
+                        if (duration <= 0 || Math.abs(x0) < Pager.EPSILON) {
+                            arrive();
+                            return;
+                        }
+                        settle.start();
+                    }
+                    function step(dt) {
+                        realElapsed += dt * 1000;
+                        elapsed += dt * 1000;  // DefaultScrollMotionDurationScale: play = real
+                        if (elapsed >= duration) {
+                            arrive();
+                            return;
+                        }
+                        var x = Pager.springDisplacement(x0, v0, Math.sqrt(snapStiffness),
+                                                         elapsed / 1000);
+                        // `animateWithTarget`'s `coerceToTarget`: never past the month
+                        if (x === 0 || (x < 0) !== (x0 < 0)) {
+                            arrive();
+                            return;
+                        }
+                        contentX = startOf(targetMonth) + x;
+                    }
+                    function arrive() {
+                        settle.stop();
+                        contentX = startOf(targetMonth);
+                    }
+                    // towards the later month, as dp/s
+                    function towardsLater(v) { return rtl ? -v : v; }
+                    function release(v) {
+                        var to = Pager.closestTarget(position, towardsLater(v), dp.lastMonth + 1);
+                        springTo(to, v);
+                    }
+                    property bool released: false
+                    onDraggingChanged: {
+                        if (dragging) {
+                            settle.stop();
+                            released = false;
+                        } else {
+                            released = true;  // a flick starts next, or the movement ends
+                        }
+                    }
+                    // The finger lifted moving: Qt's flick gives way to the snap.
+                    onFlickStarted: {
+                        var v = horizontalVelocity;
+                        released = false;
+                        cancelFlick();
+                        release(v);
+                    }
+                    onMovementEnded: {
+                        if (released) {
+                            released = false;
+                            release(0);
+                        }
+                    }
+                    // A touch while the months move (a snap, or an arrow's slide) stops them
+                    // where they are: Scrollable starts its drag at the press while a scroll is
+                    // in progress (`startDragImmediately`), which cancels the running scroll
+                    // and consumes the press, so the day under it is not clicked (`clickable`
+                    // gives up on a consumed pointer); lifted without a drag, the months snap
+                    // from there with no velocity (`onDragStopped` flings at 0). The touch is
+                    // seen by `catcher`, over the list.
+                    property bool caught: false
+                    function touched(down) {
+                        if (down) {
+                            caught = settling || sliding;
+                            if (caught) {
+                                settle.stop();
+                                slide.stop();
+                            }
+                        } else if (caught) {
+                            // after the release's click, which `caught` holds back
+                            Qt.callLater(function() {
+                                months.caught = false;
+                                months.resume();
+                            });
+                        }
+                    }
+                    function resume() {
+                        if (!dragging && !flicking && !settling) release(0);
+                    }
                     delegate: Grid {
                         // DatePicker.kt `Month`: MaxCalendarRows (6) Rows of DaysInWeek cells, the
                         // month's days from cell `daysFromStartOfWeekToFirstOfMonth`
@@ -304,6 +552,9 @@ Rectangle {
                         readonly property int gm: index % 12
                         objectName: "monthDays"
                         columns: 7
+                        leftPadding: weeks.gap
+                        rightPadding: weeks.gap
+                        columnSpacing: weeks.gap
                         width: months.width
                         height: months.height
                         readonly property int lead:
@@ -311,6 +562,7 @@ Rectangle {
                         readonly property int days: new Date(gy, gm + 1, 0).getDate()
                         readonly property bool hasPicked: gy === dp.year && gm === dp.month
                         readonly property bool hasToday: gy === dp.todayYear && gm === dp.todayMonth
+                        readonly property bool hadPicked: gy === dp.prevYear && gm === dp.prevMonth
                         Repeater {
                             Component.onCompleted: model = months.placed ? 6 * 7 : 0
                             Item {
@@ -325,8 +577,11 @@ Rectangle {
                                 readonly property bool today: inMonth && grid.hasToday && day === dp.todayDay
                                 // DatePickerColors `dayContentColor`: selected first, then today
                                 // (DateTodayLabelTextColor, primary), then onSurface.
-                                readonly property color ink: picked ? preview.colors.onPrimary
-                                    : today ? preview.colors.primary : preview.colors.onSurface
+                                readonly property color ink: dp.dayInk(picked, today)
+                                // picked before this one: its number fades back
+                                readonly property bool wasPicked: inMonth && grid.hadPicked && day === dp.prevDay
+                                readonly property color shownInk: dayFade.running && (picked || wasPicked)
+                                    ? dp.faded(dayFade, dp.dayInk(wasPicked, today), ink) : ink
                                 width: 48
                                 height: 48
                                 Rectangle {
@@ -337,7 +592,8 @@ Rectangle {
                                     anchors.centerIn: parent
                                     visible: cell.picked || cell.today
                                     width: 40; height: 40; radius: 20
-                                    color: cell.picked ? preview.colors.primary : "transparent"
+                                    color: cell.picked ? dp.faded(dayFade, dp.clear, preview.colors.primary)
+                                        : "transparent"
                                     border.width: cell.picked ? 0 : 1
                                     border.color: preview.colors.primary
                                 }
@@ -346,7 +602,7 @@ Rectangle {
                                     visible: cell.inMonth
                                     role: "bodyLarge"
                                     text: cell.day
-                                    color: cell.ink
+                                    color: cell.shownInk
                                 }
                                 // A press ripples in the day's 40 dp circle (`Day`: a Surface with
                                 // CircleShape and onClick) in the day's content colour, over its
@@ -356,17 +612,31 @@ Rectangle {
                                     enabled: cell.inMonth
                                     property Item ripple: null
                                     onPressed: (m) => {
+                                        if (months.caught) return;  // the touch stopped the months
                                         ripple = screen.ripple(cell, m.x - 4, m.y - 4, cell.ink,
                                             {x: 4, y: 4, width: 40, height: 40, z: 1, tl: 20, tr: 20, br: 20, bl: 20});
                                     }
                                     onReleased: if (ripple) ripple.finish()
                                     onCanceled: if (ripple) ripple.finish()
-                                    onClicked: preview.choose(d.n, d.p.stateKey || "",
+                                    onClicked: if (!months.caught) preview.choose(d.n, d.p.stateKey || "",
                                         grid.gy + "-" + dp.pad(grid.gm + 1) + "-" + dp.pad(cell.day))
                                 }
                             }
                         }
                     }
+                }
+            }
+            Item {
+                // Over the months list: sees every touch on it (a PointHandler's passive grab
+                // leaves the press to the days and the list below) for `months.touched`.
+                id: catcher
+                x: weeks.x
+                y: months.y
+                width: months.width
+                height: months.height
+                PointHandler {
+                    enabled: months.interactive
+                    onActiveChanged: months.touched(active)
                 }
             }
             // The year list over the weekdays and months (DatePickerContent's AnimatedVisibility:
@@ -446,8 +716,11 @@ Rectangle {
                     // (SelectionYearUnselectedLabelTextColor).
                     readonly property bool selected: year === dp.shownYear
                     readonly property bool current: year === dp.todayYear
-                    readonly property color ink: selected ? preview.colors.onPrimary
-                        : current ? preview.colors.primary : preview.colors.onSurfaceVariant
+                    readonly property color ink: dp.yearInk(selected, current)
+                    readonly property bool wasSelected: year === dp.prevShownYear
+                    readonly property bool fading: yearFade.running && (selected || wasSelected)
+                    readonly property color shownInk:
+                        fading ? dp.faded(yearFade, dp.yearInk(wasSelected, current), ink) : ink
                     width: yearGrid.cellWidth
                     height: yearGrid.cellHeight
                     Repeater {
@@ -459,14 +732,16 @@ Rectangle {
                             objectName: "year" + yearCell.year
                             x: (parent.width - width) / 2
                             width: 72; height: 36; radius: 18
-                            color: yearCell.selected ? preview.colors.primary : "transparent"
+                            color: !yearCell.fading ? (yearCell.selected ? preview.colors.primary : "transparent")
+                                : yearCell.selected ? dp.faded(yearFade, dp.clear, preview.colors.primary)
+                                : dp.faded(yearFade, preview.colors.primary, dp.clear)
                             border.width: yearCell.current && !yearCell.selected ? 1 : 0
                             border.color: preview.colors.primary
                             RoleText {
                                 anchors.centerIn: parent
                                 role: "bodyLarge"  // SelectionYearLabelTextFont
                                 text: yearCell.year
-                                color: yearCell.ink
+                                color: yearCell.shownInk
                             }
                             MouseArea {
                                 anchors.fill: parent
