@@ -27,9 +27,10 @@ from PySide6.QtTest import QTest
 
 from tests.preview.fidelity import spec_of
 from tests.preview.helpers import LEFT, NO_MOD, click_item, drag, find_named, item_rect
-from tests.preview.test_fidelity_pager import (
+from tests.preview.springs import (
     MIN_FLING_VELOCITY,
     THRESHOLD_PX,
+    assert_follows_spring,
     spring_displacement,
     spring_ms,
 )
@@ -88,15 +89,7 @@ def _assert_follows_spring(
 ) -> None:
     """Each frame is `DefaultEffects' spring(1, 1600)`'s position at that time to 0.001 dp, one way
     only, ending exactly on the month once the spring's estimated time is up."""
-    assert len(trace) > 5
-    x0 = start - target
-    for ms, x in trace[:-1]:
-        expected = target + spring_displacement(x0, v0, SNAP_STIFFNESS, ms / 1000)
-        assert x == pytest.approx(expected, abs=1e-3)
-    xs = [start] + [x for _, x in trace]
-    assert all((b - a) * -x0 >= 0 for a, b in zip(xs, xs[1:], strict=False))
-    assert trace[-1][1] == target
-    assert trace[-1][0] >= spring_ms(x0, v0, SNAP_STIFFNESS, THRESHOLD_PX / density)
+    assert_follows_spring(trace, start, target, v0, SNAP_STIFFNESS, density)
 
 
 def _picker(scene: Any) -> QQuickItem:

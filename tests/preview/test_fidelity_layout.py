@@ -6,6 +6,8 @@ measure policy the row follows."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -14,6 +16,25 @@ from tests.preview.fidelity import bounds, box, close, hex_rgb, rgb_at, spec_of
 
 TAP = [{"type": "emit", "name": "tapped"}]
 SCREEN_W, SCREEN_H = 412, 915
+
+
+@contextmanager
+def photo_scene(tmp_path: Any, width: int, height: int) -> Iterator[Any]:
+    """A 412 x 915 scene (light, no chrome) whose assets folder holds `photo`, a `width` x
+    `height` px image of green #2E7D32."""
+    from PySide6.QtGui import QColor, QImage
+
+    from studio.preview.assets import directory_resolver
+    from studio.preview.render import HeadlessScene
+
+    photo = QImage(width, height, QImage.Format.Format_ARGB32)
+    photo.fill(QColor("#2E7D32"))
+    assert photo.save(str(tmp_path / "photo.png"))
+    scene = HeadlessScene(412, 915, "light", directory_resolver(tmp_path), chrome=False)
+    try:
+        yield scene
+    finally:
+        scene.close()
 
 
 def test_box_wraps_its_children_SC_dimensionModifier_wrapContent(scene: Any) -> None:  # noqa: N802
@@ -321,16 +342,7 @@ def test_a_missing_image_is_a_24_dp_placeholder_IM_defaultMinSize(scene: Any) ->
 def test_an_image_is_its_pixel_size_on_the_screen_density_IM_BitmapPainter(  # noqa: N802
     quick: Any, tmp_path: Any
 ) -> None:
-    from PySide6.QtGui import QColor, QImage
-
-    from studio.preview.assets import directory_resolver
-    from studio.preview.render import HeadlessScene
-
-    photo = QImage(420, 210, QImage.Format.Format_ARGB32)
-    photo.fill(QColor("#2E7D32"))
-    assert photo.save(str(tmp_path / "photo.png"))
-    scene = HeadlessScene(412, 915, "light", directory_resolver(tmp_path), chrome=False)
-    try:
+    with photo_scene(tmp_path, 420, 210) as scene:
         root = {"type": "column", "children": [
             {"type": "image", "id": "natural", "asset": "photo"},
             {"type": "image", "id": "wide", "asset": "photo", "style": {"width": "fill"}}]}  # fmt: skip
@@ -340,8 +352,6 @@ def test_an_image_is_its_pixel_size_on_the_screen_density_IM_BitmapPainter(  # n
         assert b["natural"]["height"] == pytest.approx(210 / density, abs=0.5)
         # A filled width keeps the image's shape on the wrapped axis.
         assert (b["wide"]["width"], b["wide"]["height"]) == pytest.approx((412, 206), abs=0.5)
-    finally:
-        scene.close()
 
 
 def test_corner_radius_clips_the_content_SC_modifier_clip(scene: Any) -> None:  # noqa: N802
@@ -404,16 +414,7 @@ def test_safe_area_padding_pads_by_the_window_insets_SC_windowInsetsPadding(scen
 def test_corner_radius_clips_an_image_to_its_rounded_shape_SC_modifier_clip(  # noqa: N802
     quick: Any, tmp_path: Any
 ) -> None:
-    from PySide6.QtGui import QColor, QImage
-
-    from studio.preview.assets import directory_resolver
-    from studio.preview.render import HeadlessScene
-
-    photo = QImage(200, 200, QImage.Format.Format_ARGB32)
-    photo.fill(QColor("#2E7D32"))
-    assert photo.save(str(tmp_path / "photo.png"))
-    scene = HeadlessScene(412, 915, "light", directory_resolver(tmp_path), chrome=False)
-    try:
+    with photo_scene(tmp_path, 200, 200) as scene:
         root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
             {"type": "image", "id": "img", "asset": "photo", "contentScale": "crop",
              "style": {"width": {"dp": 120}, "height": {"dp": 80}, "cornerRadius": 24}}]}  # fmt: skip
@@ -423,8 +424,6 @@ def test_corner_radius_clips_an_image_to_its_rounded_shape_SC_modifier_clip(  # 
         assert close(rgb_at(image, b["x"] + 60, b["y"] + 40), green)
         assert close(rgb_at(image, b["x"] + 24, b["y"] + 1), green)  # along the top edge
         assert not close(rgb_at(image, b["x"] + 2, b["y"] + 2), green, 40)  # the corner is cut
-    finally:
-        scene.close()
 
 
 # -- rounded clips of children (studio/preview/clipshape.py) ---------------------------------------
@@ -521,16 +520,7 @@ def test_the_inset_corner_radius_meets_the_clip_where_the_corners_meet() -> None
 def test_a_cards_hero_image_is_cut_round_CO_RenderPrototypeCard_Surface_clip(  # noqa: N802
     quick: Any, tmp_path: Any
 ) -> None:
-    from PySide6.QtGui import QColor, QImage
-
-    from studio.preview.assets import directory_resolver
-    from studio.preview.render import HeadlessScene
-
-    photo = QImage(200, 100, QImage.Format.Format_ARGB32)
-    photo.fill(QColor("#2E7D32"))
-    assert photo.save(str(tmp_path / "photo.png"))
-    scene = HeadlessScene(412, 915, "light", directory_resolver(tmp_path), chrome=False)
-    try:
+    with photo_scene(tmp_path, 200, 100) as scene:
         root = {"type": "column", "style": {"padding": {"top": 20, "start": 20}}, "children": [
             {"type": "card", "style": {"width": {"dp": 240}}, "children": [
                 {"type": "image", "id": "img", "asset": "photo", "contentScale": "crop",
@@ -543,8 +533,6 @@ def test_a_cards_hero_image_is_cut_round_CO_RenderPrototypeCard_Surface_clip(  #
         assert not close(rgb_at(image, b["x"] + 1, b["y"] + 1), green, 40)  # the card's corner
         assert not close(rgb_at(image, b["x"] + b["width"] - 2, b["y"] + 1), green, 40)
         assert close(rgb_at(image, b["x"] + 2, b["y"] + b["height"] - 2), green)  # square below
-    finally:
-        scene.close()
 
 
 def test_right_to_left_a_top_start_clip_cuts_the_top_right_SC_prototypeCornerShape_topStart(  # noqa: N802

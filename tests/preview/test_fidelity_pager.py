@@ -24,34 +24,18 @@ from PySide6.QtTest import QTest
 
 from tests.preview.fidelity import spec_of
 from tests.preview.helpers import LEFT, NO_MOD, drag, named
+from tests.preview.springs import (
+    MIN_FLING_VELOCITY,
+    THRESHOLD_PX,
+    assert_follows_spring,
+    spring_displacement,
+    spring_ms,
+)
 
 W = 412  # dp, the pager's width (the scene's)
 Y = 500  # where the swipes run
-MIN_FLING_VELOCITY = 400  # SnapFlingBehavior.kt MinFlingVelocityDp
 STIFFNESS_MEDIUM_LOW = 400.0  # Spring.StiffnessMediumLow, the fling's snapAnimationSpec
 STIFFNESS_MEDIUM = 1500.0  # Spring.StiffnessMedium, `spring()`: animateScrollToPage's default
-THRESHOLD_PX = 0.01  # Spring.DefaultDisplacementThreshold
-
-
-def spring_displacement(x0: float, v0: float, stiffness: float, t: float) -> float:
-    """SpringSimulation, dampingRatio 1: the displacement from the target `t` s after a start
-    at `x0` with velocity `v0`."""
-    w = math.sqrt(stiffness)
-    return (x0 + (v0 + w * x0) * t) * math.exp(-w * t)
-
-
-def spring_ms(x0: float, v0: float, stiffness: float, threshold: float) -> int:
-    """How long that spring runs: up to the last ms it is `threshold` or more off, then it ends
-    on the target."""
-    last = max(
-        (
-            ms
-            for ms in range(1, 10001)
-            if abs(spring_displacement(x0, v0, stiffness, ms / 1000)) >= threshold
-        ),
-        default=0,
-    )
-    return last + 1
 
 
 def _pages(count: int) -> list[dict[str, Any]]:
@@ -113,26 +97,6 @@ def _release(scene: Any, x: int, ms: int) -> None:
     QTest.mouseRelease(scene.view, LEFT, NO_MOD, QPoint(x, Y), ms)
 
 
-def _assert_follows_spring(
-    trace: list[tuple[float, float]], start: float, target: float, v0: float, stiffness: float,
-    density: float,
-) -> None:  # fmt: skip
-    """Each frame of the move is the spring's position at that time, to 0.001 dp; the pages move
-    one way only (no overshoot) and end exactly on the target page once the spring's estimated
-    time is up."""
-    assert len(trace) > 5
-    x0 = start - target
-    for ms, x in trace[:-1]:
-        assert x == pytest.approx(
-            target + spring_displacement(x0, v0, stiffness, ms / 1000), abs=1e-3
-        )
-    xs = [start] + [x for _, x in trace]
-    steps = [b - a for a, b in zip(xs, xs[1:], strict=False)]
-    assert all(s * -x0 >= 0 for s in steps)  # towards the page only
-    assert trace[-1][1] == target
-    assert trace[-1][0] >= spring_ms(x0, v0, stiffness, THRESHOLD_PX / density)
-
-
 @pytest.fixture
 def pages(scene: Any) -> Any:
     scene.show(_pager_spec())
@@ -156,7 +120,7 @@ def test_a_slow_release_short_of_half_a_page_springs_back_calculateFinalSnapping
     _release(scene, 125, ms=300)  # held still first: no velocity left
     assert pager.property("settling") and float(pager.property("v0")) == 0
     qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
-    _assert_follows_spring(
+    assert_follows_spring(
         trace, start, _page_x(pager, 0), 0, STIFFNESS_MEDIUM_LOW, scene.controller.density
     )
     assert scene.controller.runtime.pages.get("p", 0) == 0 and _page_events(scene) == []
@@ -177,7 +141,7 @@ def test_a_slow_release_past_half_a_page_goes_on_and_then_sends_page_changed_Pag
     assert float(pager.property("v0")) == 0
     assert scene.controller.runtime.pages.get("p", 0) == 0 and _page_events(scene) == []
     qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
-    _assert_follows_spring(
+    assert_follows_spring(
         trace, start, _page_x(pager, 1), 0, STIFFNESS_MEDIUM_LOW, scene.controller.density
     )
     assert scene.controller.runtime.pages["p"] == 1
@@ -202,7 +166,7 @@ def test_a_quick_short_flick_goes_one_page_its_way_MinFlingVelocityDp(  # noqa: 
     velocity = float(pager.property("v0"))
     assert velocity >= MIN_FLING_VELOCITY and pager.property("targetPage") == 3
     qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
-    _assert_follows_spring(
+    assert_follows_spring(
         trace, start, _page_x(pager, 3), velocity, STIFFNESS_MEDIUM_LOW, scene.controller.density
     )
     assert scene.controller.runtime.pages["p"] == 3
@@ -308,7 +272,7 @@ def test_a_tab_Select_animates_on_animateScrollToPage_spring(scene: Any, qtbot: 
     assert scene.controller.runtime.pages["p"] == 1 and len(_page_events(scene)) == 1
     assert pager.property("settling") and pager.property("moveKind") == "scroll"
     qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
-    _assert_follows_spring(
+    assert_follows_spring(
         trace, start, _page_x(pager, 1), 0, STIFFNESS_MEDIUM, scene.controller.density
     )
     assert len(_page_events(scene)) == 1  # the settle on the page Select chose sends nothing more
@@ -336,7 +300,7 @@ def test_a_far_setPage_jumps_near_first_then_animates_MaxPagesForAnimateScroll( 
     qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
     near = _page_x(pager, 4)
     assert trace[0][1] == near  # the jump
-    _assert_follows_spring(
+    assert_follows_spring(
         trace[1:], near, _page_x(pager, 5), 0, STIFFNESS_MEDIUM, scene.controller.density
     )
 
@@ -376,7 +340,7 @@ def test_without_motion_a_released_swipe_still_springs_SnapFlingBehavior_motionS
     _release(scene, 75, ms=300)
     assert pager.property("settling")
     qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
-    _assert_follows_spring(
+    assert_follows_spring(
         trace, start, _page_x(pager, 1), 0, STIFFNESS_MEDIUM_LOW, scene.controller.density
     )
     assert scene.controller.runtime.pages["p"] == 1
@@ -439,7 +403,7 @@ def test_a_Select_takes_the_animator_scale_a_swipe_does_not_doAnimationFrameWith
     )
     QTest.mouseClick(scene.view, LEFT, NO_MOD, _tab_point(scene, 1))
     qtbot.waitUntil(lambda: not pager.property("settling"), timeout=5000)
-    _assert_follows_spring(
+    assert_follows_spring(
         trace, start, _page_x(pager, 1), 0, STIFFNESS_MEDIUM, scene.controller.density
     )
     assert len(clocks) > 5
