@@ -121,4 +121,5 @@ def clip_corners(
     if out is None:
         return None
     limit = min(ln.w, ln.h) / 2
-    return tuple(min(r, limit) for r in out)  # type: ignore[return-value]
+    radii = tuple(min(r, limit) for r in out)
+    return radii if any(r > 0 for r in radii) else None  # type: ignore[return-value]
