@@ -6,6 +6,7 @@
 // (`spring()`'s null threshold: Spring.DefaultDisplacementThreshold, 0.01). Times in ms of play
 // time (the caller divides real time by the animator duration scale).
 .pragma library
+.import "SpringMath.js" as SpringMath
 
 var THRESHOLD = 0.01;
 
@@ -51,8 +52,7 @@ function fromOklab(v) {
 
 // The part of the way still to go at play time t ms, from rest: (1 + wt)e^-wt.
 function remaining(omega, ms) {
-    var t = ms / 1000;
-    return (1 + omega * t) * Math.exp(-omega * t);
+    return SpringMath.displacement(1, 0, omega, ms / 1000);
 }
 
 // How long the move from `from` to `to` runs (ms): up to the last millisecond at which some
@@ -69,8 +69,10 @@ function duration(from, to, omega) {
 
 // The colour `ms` of play time into the move from `from` to `to`.
 function at(from, to, omega, ms) {
-    if (ms >= duration(from, to, omega)) return to;
     var a = toOklab(from), b = toOklab(to), k = remaining(omega, ms);
+    var far = 0;
+    for (var i = 0; i < 4; ++i) far = Math.max(far, Math.abs(a[i] - b[i]));
+    if (far * k < THRESHOLD) return to;  // past the move's end (`duration`): on the target
     return fromOklab([b[0] + (a[0] - b[0]) * k, b[1] + (a[1] - b[1]) * k,
                       b[2] + (a[2] - b[2]) * k, b[3] + (a[3] - b[3]) * k]);
 }

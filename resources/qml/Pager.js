@@ -9,6 +9,7 @@
 // Positions are in pages (a fraction between two pages while moving; page i at i), distances in
 // dp, velocities in dp/s towards the higher page, times in ms.
 .pragma library
+.import "SpringMath.js" as SpringMath
 
 // SnapFlingBehavior.kt `MinFlingVelocityDp`: below it a release goes to the nearer page by the
 // positional threshold (`calculateFinalSnappingItem`: ClosestItem), above it one page its way.
@@ -79,24 +80,14 @@ function preJump(pos, target) {
     return forward ? Math.max(target - visible, first) : Math.min(target + visible, first);
 }
 
-// A critically damped spring (animation-core SpringSimulation, dampingRatio 1): the displacement
-// from its target `t` seconds after it started at `x0` with velocity `v0`, for stiffness k
-// (omega = sqrt(k)): x(t) = (x0 + (v0 + omega x0) t) e^(-omega t).
+// The snaps' and page moves' spring (SpringMath.js): its displacement `t` s after a start at
+// `x0` with velocity `v0`, and how long it runs (ms) to `threshold`.
 function springDisplacement(x0, v0, omega, t) {
-    return (x0 + (v0 + omega * x0) * t) * Math.exp(-omega * t);
+    return SpringMath.displacement(x0, v0, omega, t);
 }
 
-// How long that spring runs (ms): up to the last millisecond at which it is still `threshold` or
-// more from its target (then it ends on it, as a spring animation ends at its estimated
-// duration); 0 when it starts within the threshold at rest.
 function springDuration(x0, v0, omega, threshold) {
-    var last = 0;
-    for (var ms = 1; ms <= 10000; ++ms)
-        if (Math.abs(springDisplacement(x0, v0, omega, ms / 1000)) >= threshold)
-            last = ms;
-    if (last === 0 && Math.abs(x0) < threshold)
-        return 0;
-    return last + 1;
+    return SpringMath.durationMs(x0, v0, omega, threshold, 10000);
 }
 
 // Where a released drag on a lazy list of snapped items settles: DatePicker.kt's months list

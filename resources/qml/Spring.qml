@@ -12,6 +12,7 @@
 // recomposer keeps from Settings.Global ANIMATOR_DURATION_SCALE); at scale 0 the move ends at
 // once (play time = the animation's duration).
 import QtQuick
+import "SpringMath.js" as SpringMath
 
 QtObject {
     id: s
@@ -35,10 +36,10 @@ QtObject {
     readonly property bool running: clock.running
 
     function displacement(t) {
-        return (_x0 + (_v0 + omega * _x0) * t) * Math.exp(-omega * t);
+        return SpringMath.displacement(_x0, _v0, omega, t);
     }
     function velocity(t) {
-        return (_v0 - omega * (_v0 + omega * _x0) * t) * Math.exp(-omega * t);
+        return SpringMath.velocity(_x0, _v0, omega, t);
     }
     Component.onCompleted: {
         value = target;
@@ -54,17 +55,15 @@ QtObject {
         _end = target;
         _t = 0;
         elapsedMs = 0;
-        // The last millisecond at which the spring is still `threshold` or more away (critically
-        // damped, it crosses the target at most once).
-        var last = 0;
-        if (enabled && durationScale > 0)
-            for (var ms = 1; ms <= 4000; ++ms)
-                if (Math.abs(displacement(ms / 1000)) >= threshold) last = ms;
-        if (last === 0) {
+        // Up to the last millisecond at which the spring is still `threshold` or more away
+        // (critically damped, it crosses the target at most once).
+        var length = enabled && durationScale > 0
+            ? SpringMath.durationMs(_x0, _v0, omega, threshold, 4000) : 0;
+        if (length === 0) {
             value = target;
             return;
         }
-        _length = last + 1;
+        _length = length;
         clock.restart();
     }
     onDurationScaleChanged: if (clock.running && durationScale <= 0) step(0)
