@@ -285,6 +285,8 @@ class Host(Protocol):
     eager: bool
     #: The device's layout direction is right-to-left (an Arabic or Hebrew locale).
     rtl: bool
+    #: Nodes measured so far (counted by `measure`): a layout that measured none moved nothing.
+    measures: int
 
     def style(self, ln: LNode) -> dict[str, Any]: ...
     def shown(self, ln: LNode) -> bool: ...
@@ -307,6 +309,8 @@ class Host(Protocol):
 _ANIMATES_SIZE = frozenset({"box", "row", "column"})
 
 Cons = tuple[float, float, float, float, int]  # min_w, max_w, min_h, max_h, weight axis
+Box4 = tuple[float, float, float, float]  # x0, y0, x1, y1
+EMPTY_BOX: Box4 = (INF, INF, -INF, -INF)
 
 
 class LNode:
@@ -315,7 +319,7 @@ class LNode:
     __slots__ = (
         "node", "path", "scope", "pager", "parent", "type", "_kids", "st", "_shown", "consumed",
         "cons", "limit", "dirty", "partial", "w", "h", "mw", "mh", "sw", "sh", "x", "y", "cw",
-        "ch", "pads", "cbox", "fill_w", "fill_h", "reveal", "extra", "obj", "index",
+        "ch", "pads", "cbox", "fill_w", "fill_h", "reveal", "extra", "obj", "index", "extent",
     )  # fmt: skip
 
     def __init__(
@@ -355,6 +359,10 @@ class LNode:
         self.extra: dict[str, Any] = {}
         #: The NodeObject while the node is instantiated.
         self.obj: Any = None
+        #: What its last instantiation depended on of the visible window (studio.preview.tree,
+        #: `_mount`): None (it culled something), else the box any window must contain for the
+        #: same nodes to be made (in the node's coordinates; `EMPTY_BOX`: nothing).
+        self.extent: Box4 | None = None
 
     # -- tree ----------------------------------------------------------------------------
     def kids(self, host: Host) -> list[LNode]:
@@ -476,6 +484,7 @@ def measure(host: Host, ln: LNode, c: Cons, limit: float = INF) -> None:
         c = anchor_cons(anchor, 0.0, 0.0)
     if not ln.dirty and ln.cons == c and (ln.partial < 0 or limit <= ln.limit):
         return
+    host.measures += 1
     ln.cons = c
     ln.limit = limit
     st = ln.style(host)

@@ -24,7 +24,7 @@ from PySide6.QtGui import QImageReader
 from studio.preview import icons
 from studio.preview.anchors import AnchorLayer, AnchorScan, Layered, layered, stopped_short
 from studio.preview.clipshape import clip_corners
-from studio.preview.layout import FLOATING, INF, LNode, bounds_anchor, measure
+from studio.preview.layout import EMPTY_BOX, FLOATING, INF, Box4, LNode, bounds_anchor, measure
 from studio.preview.measure import QuickMeasurer
 from studio.preview.nodes import (
     ANY_KEY,
@@ -69,6 +69,13 @@ class SceneTree:
         self.edit_mode = False
         #: Instantiate every node (inspection of the whole tree; tests comparing layouts).
         self.eager = False
+        #: layout.Host: nodes measured so far. A layout that measured none moved nothing, so
+        #: a subtree made last time whose window dependence (`LNode.extent`) the new window
+        #: still covers is made the same again and is skipped (`_mount`): a scroll step
+        #: visits the rows that come and go, not every row on screen.
+        self.measures = 0
+        self._mount_key: tuple[Any, ...] | None = None
+        self._reuse = False
         #: The device's layout direction is right-to-left (layout.py's module docstring).
         self.rtl = False
         #: Measure the rest of lazily measured scrolls in idle steps (off for a one-shot render
@@ -360,7 +367,10 @@ class SceneTree:
         self._place_anchors(root, anchored)
         area_h = max_h if math.isfinite(max_h) else root.sh
         window = (-root.x, -root.y, area_w - root.x, area_h - root.y)
+        key = self._mount_state()
+        self._reuse = key == self._mount_key and not self._has_anchors
         self._mount(root, None if self.eager else window)
+        self._mount_key = self._mount_state()  # an overlay measured while mounting counts
         if self.look_ahead and not self._ahead_ready and not self._ahead.isActive():
             if self.frames:
                 self._ahead_pending = True
@@ -375,6 +385,10 @@ class SceneTree:
             and not self._completer.isActive()
         ):
             self._completer.start()
+
+    def _mount_state(self) -> tuple[Any, ...]:
+        """What decides what `_mount` makes besides the layout's results and the window."""
+        return (self.measures, self._ahead_ready, self.rtl, self.eager, self.edit_mode, self.motion)
 
     def _place_anchors(self, root: LNode, anchored: list[Layered]) -> None:
         """Put an anchored root and the layered anchors where the phone draws them."""
@@ -464,13 +478,18 @@ class SceneTree:
         return geo
 
     # -- what is instantiated ----------------------------------------------------------------
-    def _mount(self, ln: LNode, window: Window) -> None:
+    def _mount(self, ln: LNode, window: Window) -> Box4 | None:
+        """Instantiate and place `ln` and what of its subtree `window` shows. Returns (and keeps
+        in `ln.extent`) what the result depended on of the window: None when it culled or cut
+        something, else the box (in `ln`'s coordinates) that any window containing it shows
+        the same of (EMPTY_BOX: nothing depended on it)."""
         obj = ln.obj
         assert obj is not None
         obj.set_geo(self._geo(ln))
         obj.sync_view()
         kids: list[LNode] = []
         t = ln.type
+        extent: Box4 | None = EMPTY_BOX
         if t in FLOATING:
             # Its parent's layout skips it (it takes no space), so its openWhen key is indexed
             # here: opening it must re-evaluate its delegate.
@@ -479,10 +498,10 @@ class SceneTree:
             self._measure_overlay(ln)
             kids = [k for k in ln.built_kids if k.cons is not None]
             windows: list[Window] = [None] * len(kids)
+            places: list[tuple[float, float] | None] = [None] * len(kids)
         elif t == "pager":
             kids = ln.kids(self)
             mounted = set(ln.extra.get("mounted", ()))
-            windows = [None] * len(kids)
             for i, k in enumerate(kids):
                 if k.obj is None:
                     k.obj = self._make(k)
@@ -490,24 +509,38 @@ class SceneTree:
                     self._mount(k, None)
                 else:
                     k.obj.set_geo(self._geo(k))
+                    k.extent = None
             self._set_kids(obj, kids)
-            return
+            ln.extent = EMPTY_BOX
+            return ln.extent
         elif t == "scroll":
-            kids, windows = self._scroll_kids(ln, window)
+            kids, windows, extent = self._scroll_kids(ln, window)
+            places = [None] * len(kids)
         else:
-            kids, windows = self._flow_kids(ln, window)
-        for k, w in zip(kids, windows, strict=True):
-            if k.obj is None:
-                self._make(k)
-            assert k.obj is not None
+            kids, windows, places, extent = self._flow_kids(ln, window)
+        reuse = self._reuse
+        for k, w, at in zip(kids, windows, places, strict=True):
             if w is _HIDDEN or (k.cons is None and not k.floating):
                 # a hidden node kept so that showing it animates in: no size, no children yet
+                if k.obj is None:
+                    self._make(k)
+                assert k.obj is not None
                 k.obj.set_geo(self._geo(k))
                 k.obj.sync_view()
                 self._set_kids(k.obj, [])
+                k.extent = None
+                continue
+            if reuse and k.obj is not None and k.extent is not None and _covers(w, k.extent):
+                got: Box4 | None = k.extent  # made as this window would make it: as it is
             else:
-                self._mount(k, w)
+                if k.obj is None:
+                    self._make(k)
+                got = self._mount(k, w)
+            if extent is not None and at is not None:
+                extent = None if got is None else _union(extent, _shifted(got, at))
         self._set_kids(obj, kids)
+        ln.extent = extent
+        return extent
 
     def _set_kids(self, obj: NodeObject, kids: list[LNode]) -> None:
         new = [k.obj for k in kids]
@@ -516,28 +549,37 @@ class SceneTree:
         for o in gone:
             self._release(o)
 
-    def _flow_kids(self, ln: LNode, window: Window) -> tuple[list[LNode], list[Window]]:
+    def _flow_kids(
+        self, ln: LNode, window: Window
+    ) -> tuple[list[LNode], list[Window], list[tuple[float, float] | None], Box4 | None]:
+        """The children `window` shows, their windows and places (where their own coordinates
+        start in `ln`'s; None: not placed in this window), and what the choice depended on of
+        the window (`_mount`)."""
         flow = {id(k) for k in ln.extra.get("flow", ())}
         pl, _, pt, _ = ln.pads
-        st = ln.st or {}
         kids: list[LNode] = []
         windows: list[Window] = []
+        places: list[tuple[float, float] | None] = []
+        extent: Box4 | None = EMPTY_BOX
         listed, holders = self.anchors.listed, self.anchors.holders
         for k in ln.built_kids:
             if k.floating:
                 kids.append(k)
                 windows.append(None)
+                places.append(None)
                 continue
             if k.layered:
                 # Drawn in the anchor layer at its own place, never culled by this window.
                 if id(k) in listed and k.cons is not None:
                     kids.append(k)
                     windows.append(None)
+                    places.append(None)
                 continue
             if id(k) not in flow:
                 if "visibleWhen" in k.node and not k.in_flow(self) and not k.floating:
                     kids.append(k)  # kept so that showing it animates in
                     windows.append(_HIDDEN)
+                    places.append(None)
                 continue
             kst = k.st or {}
             ox, oy = kst.get("ox", 0.0), kst.get("oy", 0.0)
@@ -545,32 +587,45 @@ class SceneTree:
                 ox = -ox  # `Modifier.offset` moves a positive x to the left right to left
             left = pl + k.x + ox
             top = pt + k.y + oy
+            mx, my = (k.sw - k.w) / 2, (k.sh - k.h) / 2
+            box = (left - mx, top - my, left + k.w + mx, top + k.h + my)
             if window is not None:
-                mx, my = (k.sw - k.w) / 2, (k.sh - k.h) / 2
                 x0, y0, x1, y1 = window
                 if (
-                    left - mx > x1 + _SLACK
-                    or top - my > y1 + _SLACK
-                    or left + k.w + mx < x0 - _SLACK
-                    or top + k.h + my < y0 - _SLACK
+                    box[0] > x1 + _SLACK
+                    or box[1] > y1 + _SLACK
+                    or box[2] < x0 - _SLACK
+                    or box[3] < y0 - _SLACK
                 ) and id(k) not in holders:  # an anchored node's ancestor stays made
+                    extent = None
                     continue
                 windows.append((x0 - left, y0 - top, x1 - left, y1 - top))
             else:
                 windows.append(None)
+            if extent is not None:
+                # Made whole: as long as a window contains it (a slot cut by the window's edge
+                # may fall out of the next one).
+                extent = _union(extent, box) if _covers(window, box) else None
             kids.append(k)
-        del st
-        return kids, windows
+            places.append((left, top))
+        return kids, windows, places, extent
 
-    def _scroll_kids(self, ln: LNode, window: Window) -> tuple[list[LNode], list[Window]]:
+    def _scroll_kids(
+        self, ln: LNode, window: Window
+    ) -> tuple[list[LNode], list[Window], Box4 | None]:
+        """The scroll's child, the window its viewport shows of it (with the look-ahead), and what
+        that depended on of `window`: the viewport, unless the window cuts it. A scroll that
+        moves makes its chain again (`scrolled`)."""
         kids = ln.built_kids
         child = kids[0] if kids else None
         if child is None or child.cons is None or not child.in_flow(self):
-            return ([child] if child is not None and child.cons is not None else []), (
-                [None] if child is not None and child.cons is not None else []
-            )
+            if child is not None and child.cons is not None:
+                return [child], [None], EMPTY_BOX
+            return [], [], EMPTY_BOX
         pl, pr, pt, pb = ln.pads
-        vx0, vy0, vx1, vy1 = pl, pt, ln.w - pr, ln.h - pb
+        viewport = (pl, pt, ln.w - pr, ln.h - pb)
+        vx0, vy0, vx1, vy1 = viewport
+        extent: Box4 | None = viewport if _covers(window, viewport) else None
         if window is not None:
             vx0, vy0 = max(vx0, window[0]), max(vy0, window[1])
             vx1, vy1 = min(vx1, window[2]), min(vy1, window[3])
@@ -580,12 +635,12 @@ class SceneTree:
         left = pl - off_x + child.x
         top = pt - off_y + child.y
         if self.eager:
-            return [child], [None]
+            return [child], [None], EMPTY_BOX
         if horizontal:
             sub = (vx0 - ahead - left, vy0 - top, vx1 + ahead - left, vy1 - top)
         else:
             sub = (vx0 - left, vy0 - ahead - top, vx1 - left, vy1 + ahead - top)
-        return [child], [sub]
+        return [child], [sub], extent
 
     def _measure_overlay(self, ln: LNode) -> None:
         """A dialog's or sheet's child, measured in the overlay layer (the window's area)."""
@@ -687,6 +742,10 @@ class SceneTree:
 
     def scrolled(self, ln: LNode, x: float, y: float) -> None:
         ln.extra["offset"] = (x, y)
+        node: LNode | None = ln
+        while node is not None:  # its viewport shows another part: made again down to it
+            node.extent = None
+            node = node.parent
         if ln.extra.get("lazy_below"):
             ln.mark_dirty()
         self.relayout()
@@ -716,6 +775,23 @@ class SceneTree:
         self._ahead.stop()
         self._size_ticks.stop()
         self.measurer.close()
+
+
+def _covers(window: Window, box: Box4) -> bool:
+    """`window` contains `box` (no window: everything is in view)."""
+    if window is None:
+        return True
+    return (
+        window[0] <= box[0] and window[1] <= box[1] and box[2] <= window[2] and box[3] <= window[3]
+    )
+
+
+def _union(a: Box4, b: Box4) -> Box4:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _shifted(box: Box4, at: tuple[float, float]) -> Box4:
+    return (box[0] + at[0], box[1] + at[1], box[2] + at[0], box[3] + at[1])
 
 
 def _attached(ln: LNode, root: LNode | None) -> bool:

@@ -228,3 +228,92 @@ def _bounds_now(scene: Any) -> dict[str, dict[str, float]]:
         scene.screen_item(), scene.controller.icon_families(), on_screen_only=False
     )
     return {e["address"]: e["bounds"] for e in entries}
+
+
+def _carousel_spec() -> dict[str, Any]:
+    """A list whose every tenth row is a horizontal scroll of twelve cards, the rest rows of a
+    label and a counter (a catalogue's shape: scrolls in a scroll)."""
+    items: list[dict[str, Any]] = []
+    for i in range(60):
+        if i % 10 == 5:
+            cards = [
+                {"type": "card", "id": f"card{i}_{j}", "style": {"width": 140, "height": 90},
+                 "child": {"type": "text", "text": f"Card {i}.{j}"}}
+                for j in range(12)
+            ]  # fmt: skip
+            items.append(
+                {"type": "scroll", "id": f"strip{i}", "axis": "horizontal",
+                 "child": {"type": "row", "style": {"spacing": 8}, "children": cards}}
+            )  # fmt: skip
+        else:
+            items.append(
+                {"type": "row", "id": f"row{i}",
+                 "style": {"padding": {"start": 16, "top": 24, "bottom": 24}},
+                 "children": [{"type": "text", "text": f"Item {i}", "style": {"weight": 1}},
+                              {"type": "text", "text": "{count}"}]}
+            )  # fmt: skip
+    return {
+        "id": "strips",
+        "window": {"placement": {"type": "fullscreen"}},
+        "state": {"count": 0},
+        "root": {"type": "scroll", "child": {"type": "column", "style": {"width": "fill"},
+                                             "children": items}},
+    }  # fmt: skip
+
+
+def _flickables(scene: Any) -> dict[str, Any]:
+    """The scene's Flickables by the address of their node: "" for the outer scroll, else the
+    horizontal strip's id (the node delegate above each)."""
+    from tests.preview.helpers import find_items
+
+    out: dict[str, Any] = {}
+    for flick in find_items(scene.screen_item(), ""):
+        if not flick.inherits("QQuickFlickable"):
+            continue
+        item = flick.parentItem()
+        while item is not None and not item.property("isNodeDelegate"):
+            item = item.parentItem()
+        address = str(item.property("address")) if item is not None else ""
+        out["" if address == "root" else address] = flick
+    return out
+
+
+def test_small_scroll_steps_make_what_comes_into_view_as_the_eager_scene_places_it(
+    scenes: tuple[Any, Any], qtbot: Any
+) -> None:
+    """A flick moves a tenth of a screen a frame: each step makes the rows coming into view and
+    keeps those that stay (a step that moves nothing else visits only those, tree.py `_mount`),
+    also inside a horizontal strip that scrolls on its own and after a state change that
+    re-measures the rows on screen; every delegate sits where the fully instantiated scene puts
+    it (SC "scroll": `verticalScroll`/`horizontalScroll` over all the content)."""
+    lazy, eager = scenes
+    spec = _carousel_spec()
+    lazy.show(spec)
+    eager.show(spec)
+    qtbot.waitUntil(lambda: not lazy.controller.tree.completing)
+    seen: set[str] = set()
+    for step in range(1, 31):
+        for scene in (lazy, eager):
+            _flickables(scene)[""].setProperty("contentY", step * 91.5)
+            scene.grab()
+        seen |= _same_layout(lazy, eager)
+    # rows came into view one after another, from the top and down past a screen
+    assert {"row1", "row20", "row40"} <= seen
+    made = _bounds(lazy)
+    assert "row0" not in made  # scrolled well away: released
+    # A strip on screen, scrolled to its end: its last card is made, where the eager one is.
+    strip = next(a for a in made if a.startswith("strip") and "." not in a)
+    for scene in (lazy, eager):
+        flick = _flickables(scene)[strip]
+        flick.setProperty("contentX", float(flick.property("contentWidth")) - 412)
+        scene.grab()
+    _same_layout(lazy, eager)
+    card = strip.replace("strip", "card") + "_11"
+    assert card in _bounds(lazy) and _bounds(lazy)[card] == _bounds(eager)[card]
+    # State every row reads changes: the counters re-measure where they are.
+    for scene in (lazy, eager):
+        scene.controller.runtime.set_value("count", 123456)
+        scene.grab()
+    _same_layout(lazy, eager)
+    lazy_w = {a: b["width"] for a, b in _bounds(lazy).items() if a.endswith("children[1]")}
+    assert lazy_w and all(w > 30 for w in lazy_w.values())  # "123456", not "0"
