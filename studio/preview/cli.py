@@ -133,6 +133,9 @@ def _child_args(spec_file: Path, args: argparse.Namespace, assets: Path) -> list
 
 def _render_here(spec: dict[str, Any], args: argparse.Namespace, assets: Path) -> int:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from studio.preview.pyside import skip_source_scan
+
+    skip_source_scan()
     from PySide6.QtGui import QGuiApplication
 
     from studio.preview.render import SceneError, render_spec

@@ -70,6 +70,9 @@ def run_studio(argv: Sequence[str]) -> int:
         print(f"proto-studio: {args.file}: no such file", file=sys.stderr)
         return 2
 
+    from studio.preview.pyside import skip_source_scan
+
+    skip_source_scan()  # before the studio's own imports
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
