@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import time
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -44,6 +45,9 @@ Window = tuple[float, float, float, float] | None  # x0, y0, x1, y1 in a node's 
 _HIDDEN: Window = (0.0, 0.0, -1.0, -1.0)
 #: Slack around the visible window (shadows and offsets draw a little outside a node's slot).
 _SLACK = 8.0
+#: A column with this many children in its flow finds those a window meets by bisection
+#: (`_ColumnIndex`) instead of looking at each.
+_INDEXED_KIDS = 48
 #: How much more of a lazily measured scroll is measured per idle step after the first frame.
 _STEP_MS = 6.0
 #: Reaching an anchored node's row: the first extra reach (dp), doubled each round, and the most
@@ -555,14 +559,22 @@ class SceneTree:
         """The children `window` shows, their windows and places (where their own coordinates
         start in `ln`'s; None: not placed in this window), and what the choice depended on of
         the window (`_mount`)."""
-        flow = {id(k) for k in ln.extra.get("flow", ())}
+        index = self._kids_index(ln)
+        flow = index.flow_ids
         pl, _, pt, _ = ln.pads
         kids: list[LNode] = []
         windows: list[Window] = []
         places: list[tuple[float, float] | None] = []
         extent: Box4 | None = EMPTY_BOX
         listed, holders = self.anchors.listed, self.anchors.holders
-        for k in ln.built_kids:
+        candidates = ln.built_kids
+        if window is not None and not holders and index.spans is not None:
+            # A long column: only the children whose slots can meet the window's height are
+            # looked at; the others are culled, as the test below would cull them.
+            candidates, cut = index.meeting(ln.built_kids, window[1] - _SLACK, window[3] + _SLACK)
+            if cut:
+                extent = None
+        for k in candidates:
             if k.floating:
                 kids.append(k)
                 windows.append(None)
@@ -609,6 +621,14 @@ class SceneTree:
             kids.append(k)
             places.append((left, top))
         return kids, windows, places, extent
+
+    def _kids_index(self, ln: LNode) -> _ColumnIndex:
+        """`ln`'s children as the last layout left them (made again after anything measured)."""
+        index = ln.extra.get("kids_index")
+        if not isinstance(index, _ColumnIndex) or index.stamp != self.measures:
+            index = _ColumnIndex(ln, self.measures)
+            ln.extra["kids_index"] = index
+        return index
 
     def _scroll_kids(
         self, ln: LNode, window: Window
@@ -775,6 +795,59 @@ class SceneTree:
         self._ahead.stop()
         self._size_ticks.stop()
         self.measurer.close()
+
+
+class _ColumnIndex:
+    """A container's children as its last layout placed them: which are in its flow and, for a
+    long column, the bounds that find by bisection the children whose slots (with their touch
+    target and offset) can meet a vertical span. `upto[i]`: the lowest bottom of flow children
+    0..i, `from_[i]`: the highest top of flow children i..n, both non-decreasing whatever the
+    offsets do."""
+
+    __slots__ = ("stamp", "flow_ids", "spans", "_flow_at", "_others_at")
+
+    def __init__(self, ln: LNode, stamp: int) -> None:
+        self.stamp = stamp
+        flow: list[LNode] = ln.extra.get("flow", [])
+        self.flow_ids = {id(k) for k in flow}
+        self.spans: tuple[list[float], list[float]] | None = None
+        self._flow_at: list[int] = []
+        self._others_at: list[int] = []
+        if ln.type != "column" or len(flow) < _INDEXED_KIDS:
+            return
+        at = {id(k): i for i, k in enumerate(ln.built_kids)}
+        if any(id(k) not in at for k in flow):
+            return  # not this layout's children (looked at one by one)
+        self._flow_at = [at[id(k)] for k in flow]
+        self._others_at = [i for i, k in enumerate(ln.built_kids) if id(k) not in self.flow_ids]
+        pt = ln.pads[2]
+        tops: list[float] = []
+        bottoms: list[float] = []
+        for k in flow:
+            oy = (k.st or {}).get("oy", 0.0)
+            my = (k.sh - k.h) / 2
+            top = pt + k.y + oy
+            tops.append(top - my)
+            bottoms.append(top + k.h + my)
+        upto = list(bottoms)
+        for i in range(1, len(upto)):
+            upto[i] = max(upto[i], upto[i - 1])
+        from_ = list(tops)
+        for i in range(len(from_) - 2, -1, -1):
+            from_[i] = min(from_[i], from_[i + 1])
+        self.spans = (upto, from_)
+
+    def meeting(self, built: list[LNode], y0: float, y1: float) -> tuple[list[LNode], bool]:
+        """The children to look at for the span y0..y1, in their order (every child outside the
+        flow, and the flow children whose slots can meet it), and whether any was left out."""
+        assert self.spans is not None
+        upto, from_ = self.spans
+        first = bisect_left(upto, y0)
+        end = bisect_right(from_, y1)
+        chosen = self._flow_at[first:end]
+        if self._others_at:
+            chosen = sorted(chosen + self._others_at)
+        return [built[i] for i in chosen], first > 0 or end < len(self._flow_at)
 
 
 def _covers(window: Window, box: Box4) -> bool:

@@ -317,3 +317,31 @@ def test_small_scroll_steps_make_what_comes_into_view_as_the_eager_scene_places_
     _same_layout(lazy, eager)
     lazy_w = {a: b["width"] for a, b in _bounds(lazy).items() if a.endswith("children[1]")}
     assert lazy_w and all(w > 30 for w in lazy_w.values())  # "123456", not "0"
+
+
+def test_a_long_columns_children_drawn_away_from_their_slots_are_made_where_they_are_drawn(
+    scenes: tuple[Any, Any],
+) -> None:
+    """In a long column (found by bisection, tree.py `_ColumnIndex`) a child is made when what
+    it draws meets the screen, not its slot: a row moved far up by its `offset` (SC
+    `Modifier.offset`: drawn elsewhere, its slot unmoved) shows while its slot is a screen
+    below, and hidden rows (`visibleWhen`) take no slot; everything sits where the fully
+    instantiated scene puts it."""
+    lazy, eager = scenes
+    spec = _list_spec(100)
+    rows = spec["root"]["child"]["children"]
+    rows[40]["style"] = {**rows[40]["style"], "offset": {"x": 0, "y": -1600}}
+    for i in (3, 4, 50):
+        rows[i]["visibleWhen"] = {"key": "on0", "equals": True}
+    lazy.show(spec)
+    eager.show(spec)
+    drawn, below = _bounds(eager)["row40"], _bounds(eager)["row39"]
+    assert 0 < drawn["y"] < 915 - 48 and below["y"] > 915 * 1.5  # on screen, its slot far below
+    on_screen = _same_layout(lazy, eager)
+    assert "row40" in on_screen and "row39" not in _bounds(lazy)
+    assert "row3" not in on_screen  # hidden: no slot
+    for y in (2000.0, 3500.0):
+        for scene in (lazy, eager):
+            _scroll_to(scene, y)
+        on_screen = _same_layout(lazy, eager)
+        assert on_screen and "row40" not in on_screen
