@@ -800,9 +800,10 @@ class SceneTree:
 class _ColumnIndex:
     """A container's children as its last layout placed them: which are in its flow and, for a
     long column, the bounds that find by bisection the children whose slots (with their touch
-    target and offset) can meet a vertical span. `upto[i]`: the lowest bottom of flow children
-    0..i, `from_[i]`: the highest top of flow children i..n, both non-decreasing whatever the
-    offsets do."""
+    target and offset) can meet a vertical span. `upto[i]`: the largest bottom y of flow
+    children 0..i, `from_[i]`: the smallest top y of flow children i..n; both are non-decreasing
+    whatever the offsets do, so every child before `bisect_left(upto, y0)` ends above y0 and
+    every child from `bisect_right(from_, y1)` on starts below y1."""
 
     __slots__ = ("stamp", "flow_ids", "spans", "_flow_at", "_others_at")
 
