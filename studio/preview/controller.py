@@ -104,7 +104,9 @@ class PreviewController(QObject):
         self._highlighted: list[str] = []
         self._device: DeviceProfile = profile_for(412, 915)
         self._device_chrome = True
-        self._keyboard = False
+        self._keyboard = False  # a text field has the focus
+        # Back hid the keyboard and the field kept the focus (a tap on it shows it again).
+        self._ime_hidden = False
         self._shown_active = True
         self._refusal = ""
         self._engine: Any = None
@@ -720,13 +722,19 @@ class PreviewController(QObject):
     def _get_insets(self) -> dict[str, dict[str, float]]:
         from studio.preview.device import window_insets
 
-        return window_insets(self._device, self._get_window(), self._keyboard)
+        return window_insets(self._device, self._get_window(), self.keyboard_up)
 
     def _get_chrome(self) -> int:
         return int(self._device_chrome)
 
     def _get_keyboard(self) -> int:
-        return int(self._keyboard)
+        return int(self.keyboard_up)
+
+    @property
+    def keyboard_up(self) -> bool:
+        """Whether the simulated keyboard is shown: a text field has the focus and no Back has
+        hidden it since."""
+        return self._keyboard and not self._ime_hidden
 
     def _get_clock24(self) -> int:
         return int(self._clock24)
@@ -1130,10 +1138,51 @@ class PreviewController(QObject):
     def setKeyboard(self, shown: bool) -> None:  # noqa: N802
         """A text field took or lost the focus: the simulated keyboard shows or hides."""
         if bool(shown) != self._keyboard:
+            was = self.keyboard_up
             self._keyboard = bool(shown)
+            self._ime_hidden = False
+            self._keyboard_moved(was)
+
+    @Slot()
+    def fieldTapped(self) -> None:  # noqa: N802
+        """A tap on a text field: a keyboard Back hid shows again (Compose's text field asks
+        for it on every tap, `CoreTextField`'s tap gesture `showSoftwareKeyboard`)."""
+        if self._ime_hidden:
+            self._ime_hidden = False
+            self._keyboard_moved(False)
+
+    def _keyboard_moved(self, was: bool) -> None:
+        if self.keyboard_up != was:
             self._sync_tree_env()
             self.insetsChanged.emit()
             self._tree.reinset()
+
+    def back(self) -> str:
+        """The phone's Back (a gesture from the screen's edge, or a hardware keyboard's Escape,
+        which Android falls back to Back), as it reaches AutoMobile's window. Returns what it
+        did:
+
+        - "keyboard": the keyboard was up, and Back hid it; the field keeps the focus (the
+          keyboard takes Back first: HO `AndroidPrototypeBackRegistrar`, a later callback at
+          the same priority).
+        - "dismissed": a text field is on screen, so the window has the focus and Back
+          dismisses the prototype as the person holding the phone (`user`), the dismiss bar's
+          path (HO `prototypeBackDecision`, `dismissFromBack`, `onHostDismiss`).
+        - "passed": no text field is on screen, so the window is not focusable and Back goes to
+          the app behind; the prototype stays (HO PrototypeHost.kt: "Without a visible text
+          field the window is not focusable and never sees Back at all").
+        - "": edit mode, or no prototype is running.
+        """
+        if self._edit_mode or self._runtime is None:
+            return ""
+        if self.keyboard_up:
+            self._ime_hidden = True
+            self._keyboard_moved(True)
+            return "keyboard"
+        if self._runtime.active and self._runtime.text_field_on_screen():
+            self.dismissWindow()
+            return "dismissed"
+        return "passed"
 
     @Slot(str)
     def pick(self, address: str) -> None:

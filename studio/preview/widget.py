@@ -242,6 +242,12 @@ class PreviewWidget(QWidget):
         top of the screen)."""
         self._controller.set_device_chrome(on)
 
+    def back(self) -> str:
+        """The phone's Back, as it reaches the prototype's window: hides the keyboard, or
+        dismisses the prototype while a text field is on screen, or goes to the app behind
+        (`PreviewController.back`, which says which: "keyboard", "dismissed", "passed")."""
+        return self._controller.back()
+
     def set_clock24(self, on: bool) -> None:
         """The device's 24-hour clock setting, which time pickers without `is24Hour` follow."""
         self._controller.set_clock24(on)

@@ -27,7 +27,7 @@ from studio.runtime.platform_calls import (
     PlatformRequest,
     write_pointer,
 )
-from studio.runtime.summary import summarize
+from studio.runtime.summary import summarize, text_field_on_screen
 from studio.runtime.tree import SubtreeFacts, instances, own_pager_count
 from studio.runtime.values import Scalar, TypeClass, is_scalar, same_scalar, type_class
 
@@ -288,6 +288,16 @@ class Runtime:
             page_of=lambda pager: self._pages.get(pager, 0),
             bind=lambda text, scope, pager: self.bind_text(text, scope, pager=pager),
             value=self._state.get,
+        )
+
+    def text_field_on_screen(self) -> bool:
+        """Whether a text field is on screen now, which is when the phone's window takes the
+        focus and so Back (RM `hasVisibleTextField`, HO `prototypeBackDecision`)."""
+        return text_field_on_screen(
+            self._spec["root"],
+            visible=self.is_visible,
+            is_open=self.is_open,
+            page_of=lambda pager: self._pages.get(pager, 0),
         )
 
     # --- subscriptions and events ----------------------------------------------------------------

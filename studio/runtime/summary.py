@@ -139,3 +139,35 @@ def summarize(
 
     visit(root, "root", None, None)
     return out
+
+
+def text_field_on_screen(
+    root: Node,
+    *,
+    visible: Callable[[Node, Mapping[str, Any] | None], bool],
+    is_open: Callable[[Node], bool],
+    page_of: Callable[[str], int],
+) -> bool:
+    """Whether an editable field is on screen, as AutoMobile decides when its window may take
+    the focus (and so Back): RM PrototypeRenderModel.kt `hasVisibleTextField`. A `textField`
+    counts unless it or an ancestor is hidden by `visibleWhen`, it lies on a pager page other
+    than the settled one, or inside a dialog, snackbar or sheet that is closed (an open one's
+    fields count: `modalPrototypeSheets`). Scroll position does not matter: a field scrolled out
+    of the viewport still counts, as on the phone."""
+
+    def visit(node: Node, address: str, scope: Mapping[str, Any] | None) -> bool:
+        if not visible(node, scope):
+            return False
+        kind = node.get("type")
+        if kind == "textField":
+            return True
+        if kind in MODALS and not is_open(node):
+            return False
+        children = expanded_children(node, address, scope)
+        if kind == "pager":
+            pager = node.get("id")
+            page = page_of(pager) if isinstance(pager, str) else 0
+            children = children[page : page + 1]
+        return any(visit(child, at, child_scope) for child, at, child_scope in children)
+
+    return visit(root, "root", None)

@@ -1,6 +1,6 @@
 """The centre of the window: preview toolbar (device size or a custom one, zoom, theme, edit/interact,
-the Device menu (landscape, right-to-left, device chrome, animator duration scale), reset), the
-preview itself and the runtime's event log in a strip whose header folds it."""
+the Device menu (landscape, right-to-left, device chrome, Back, animator duration scale), reset),
+the preview itself and the runtime's event log in a strip whose header folds it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
@@ -114,6 +114,19 @@ class PreviewPane(QWidget):
         )
         self.chrome_action.setChecked(True)
         self.device_menu.addSeparator()
+        # The phone's Back: Esc anywhere in the preview, as a hardware keyboard's Escape falls
+        # back to Back on Android (Generic.kcm `key ESCAPE { base: fallback BACK }`).
+        self.back_action = self.device_menu.addAction("Back")
+        self.back_action.setObjectName("deviceBack")
+        self.back_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.back_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.back_action.setToolTip(
+            "The phone's Back: hides the keyboard, then dismisses the prototype while a text"
+            " field is on screen; otherwise it goes to the app behind, as on the phone"
+        )
+        self.back_action.setEnabled(False)  # until the preview exists
+        self.addAction(self.back_action)  # so that Esc works with the menu closed
+        self.device_menu.addSeparator()
         # The phone's Developer options "Animator duration scale" (off, .5x .. 10x; 1x default):
         # AutoMobile's motion is off at 0, and Compose stretches its animations by the scale.
         self.animator_menu = self.device_menu.addMenu("Animator duration scale")
@@ -136,7 +149,8 @@ class PreviewPane(QWidget):
         self.device_button.setObjectName("deviceSettings")
         self.device_button.setText("Device")
         self.device_button.setToolTip(
-            "The device's settings: landscape, right-to-left, its bars, the animator scale"
+            "The device's settings: landscape, right-to-left, its bars, Back (Esc), the"
+            " animator scale"
         )
         self.device_button.setMenu(self.device_menu)
         self.device_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -222,6 +236,8 @@ class PreviewPane(QWidget):
         self.edit_button.toggled.connect(self.preview.set_edit_mode)
         self.chrome_action.toggled.connect(self.preview.set_device_chrome)
         self.reset_button.clicked.connect(self._on_reset)
+        self.back_action.triggered.connect(lambda _checked=False: self.press_back())
+        self.back_action.setEnabled(True)
         self.preview.nodeClicked.connect(self.nodeClicked)
         self.preview.platformRequested.connect(self.platformRequested)
         self.preview.runtimeEvent.connect(self.log_event)
@@ -354,6 +370,7 @@ class PreviewPane(QWidget):
         self.centre.setCurrentWidget(target)
         for control in self._preview_controls:
             control.setEnabled(page is None)
+        self.back_action.setEnabled(page is None and self.preview is not None)
         self._show_refusal()
 
     def refusal_text(self) -> str:
@@ -427,6 +444,22 @@ class PreviewPane(QWidget):
 
     def _on_theme(self, index: int) -> None:
         self.preview.set_theme(self.theme_combo.itemData(index))
+
+    def press_back(self) -> str:
+        """The phone's Back on the built-in preview (Device > Back, or Esc). What reaches the
+        prototype shows in the event strip as the phone reports it (a `dismissed` event); what
+        the phone would not tell the host gets a studio line saying where Back went."""
+        if self.preview is None or self.centre.currentWidget() is not self.preview:
+            return ""
+        outcome = self.preview.back()
+        if outcome == "keyboard":
+            self._add_line("Back: the keyboard hid (the text field keeps the focus)")
+        elif outcome == "passed":
+            self._add_line(
+                "Back: went to the app behind (the prototype takes Back only while a text field"
+                " is on screen)"
+            )
+        return outcome
 
     def _on_reset(self) -> None:
         self.preview.reset_state()

@@ -162,6 +162,83 @@ def test_the_keyboard_shows_while_a_text_field_has_the_focus_and_pads_ime(
     qtbot.waitUntil(lambda: end_bottom() == pytest.approx(H - keyboard))
 
 
+def _field_spec() -> dict[str, Any]:
+    root = {"type": "column", "style": {"width": "fill", "height": "fill"},
+            "safeAreaPadding": {"edges": ["bottom"], "types": ["ime"]},
+            "children": [{"type": "textField", "id": "field", "stateKey": "q", "placeholder": "Q"},
+                         {"type": "spacer", "style": {"weight": 1}}, box("end", 10, 10)]}  # fmt: skip
+    return spec_of(root, state={"q": ""})
+
+
+def _entry(preview: Any, address: str) -> dict[str, Any]:
+    return next(e for e in preview.visible_summary() if e["address"] == address)
+
+
+def _click(preview: Any, qtbot: Any, address: str) -> None:
+    from PySide6.QtCore import QPoint, Qt
+
+    b = _entry(preview, address)["bounds"]
+    point = QPoint(round(b["x"] + 20), round(b["y"] + b["height"] / 2))
+    qtbot.mouseClick(preview.quick_widget, Qt.MouseButton.LeftButton, pos=point)
+
+
+def test_back_hides_the_keyboard_and_then_dismisses_as_the_user_HO_prototypeBackDecision(  # noqa: N802
+    preview: Any, qtbot: Any
+) -> None:
+    preview.set_device_chrome(True)
+    preview.set_spec(_field_spec())
+
+    def end_bottom() -> float:
+        b = _entry(preview, "end")["bounds"]
+        return float(b["y"] + b["height"])
+
+    _click(preview, qtbot, "field")
+    keyboard = preview.controller.device.keyboard
+    qtbot.waitUntil(lambda: end_bottom() == pytest.approx(H - keyboard))
+    focused = preview.quick_widget.quickWindow().activeFocusItem()
+    # The keyboard takes the first Back (HO `AndroidPrototypeBackRegistrar`): it hides, the
+    # content pads no more, and the field keeps the focus.
+    assert preview.back() == "keyboard"
+    assert end_bottom() == pytest.approx(H)
+    assert preview.quick_widget.quickWindow().activeFocusItem() is focused
+    assert preview.runtime.active
+    # A tap on the focused field shows it again.
+    _click(preview, qtbot, "field")
+    qtbot.waitUntil(lambda: end_bottom() == pytest.approx(H - keyboard))
+    assert preview.back() == "keyboard"
+    # With a text field on screen the window has the focus: Back dismisses the prototype on
+    # the dismiss bar's path (`dismissFromBack` -> `onHostDismiss`), reason user.
+    assert preview.back() == "dismissed"
+    assert not preview.runtime.active
+    last = preview.runtime.events[-1]
+    assert (last.kind, last.payload) == ("dismissed", {"reason": "user"})
+    assert preview.controller.property("window")["active"] is False
+
+
+def test_without_a_text_field_on_screen_back_goes_to_the_app_behind_HO_PrototypeHost(  # noqa: N802
+    preview: Any,
+) -> None:
+    spec = spec_of({"type": "column", "children": [
+        {"type": "button", "id": "b", "label": "Go", "onTap": [{"type": "toggle", "key": "f"}]},
+        {"type": "textField", "stateKey": "q", "visibleWhen": {"key": "f", "equals": True}}]},
+        state={"f": False, "q": ""})  # fmt: skip
+    preview.set_spec(spec)
+    events = len(preview.runtime.events)
+    # The window is not focusable: it never sees Back, and the prototype stays.
+    assert preview.back() == "passed"
+    assert preview.runtime.active and len(preview.runtime.events) == events
+    # Once the field shows (`hasVisibleTextField` follows the state), Back reaches it.
+    preview.runtime.set_value("f", True)
+    assert preview.back() == "dismissed"
+
+
+def test_back_in_edit_mode_does_nothing(preview: Any) -> None:
+    preview.set_spec(_field_spec())
+    preview.set_edit_mode(True)
+    assert preview.back() == ""
+    assert preview.runtime.active
+
+
 def test_a_bottom_sheet_rises_above_the_keyboard_PL_prototypeImeShiftPx(phone: Any) -> None:  # noqa: N802
     spec = spec_of(
         box("b", 60, 60), window={"placement": {"type": "sheet", "edge": "bottom", "height": 200}}

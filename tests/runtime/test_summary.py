@@ -206,3 +206,66 @@ def test_corpus_all_nodes_tap_is_rejected_whole(conformance_dir: Path) -> None:
     assert refusal.key == "selected" and "integer" in refusal.message
     assert rt.state["open"] is False and rt.state["selected"] == 0 and rt.active
     assert rt.bind_text(text["text"], pager="variants") == "Page 1 / 2; Prototype"
+
+
+# --- text_field_on_screen: when the phone's window takes the focus, and so Back -------------------
+# RM PrototypeRenderModel.kt `hasVisibleTextField` / `inlineTextFieldVisible` /
+# `modalPrototypeSheets`; HO PrototypeHost.kt `prototypeBackDecision` reads it.
+
+
+def _field(**extra: Any) -> dict[str, Any]:
+    return {"type": "textField", "stateKey": "q", **extra}
+
+
+def _spec(root: dict[str, Any], **state: Any) -> dict[str, Any]:
+    return {"id": "t", "root": root, "state": {"q": "", "show": False, "open": False, **state}}
+
+
+def test_a_field_in_the_tree_is_on_screen_RM_hasVisibleTextField(make_runtime: Make) -> None:  # noqa: N802
+    rt = make_runtime(_spec({"type": "column", "children": [{"type": "text", "text": "a"}]}))
+    assert not rt.text_field_on_screen()
+    rt = make_runtime(_spec({"type": "column", "children": [{"type": "card", "children": [_field()]}]}))  # fmt: skip
+    assert rt.text_field_on_screen()
+
+
+def test_a_field_hidden_by_visibleWhen_is_not_until_it_shows_RM_inlineTextFieldVisible(  # noqa: N802
+    make_runtime: Make,
+) -> None:
+    hidden = {"type": "column", "visibleWhen": {"key": "show", "equals": True},
+              "children": [_field()]}  # fmt: skip
+    rt = make_runtime(_spec({"type": "column", "children": [hidden]}))
+    assert not rt.text_field_on_screen()
+    rt.set_value("show", True)
+    assert rt.text_field_on_screen()
+
+
+def test_only_the_settled_pages_field_counts_RM_inlineTextFieldVisible_pager(  # noqa: N802
+    make_runtime: Make,
+) -> None:
+    pager = {"type": "pager", "id": "p",
+             "children": [{"type": "text", "text": "one"}, {"type": "column", "children": [_field()]}]}  # fmt: skip
+    rt = make_runtime(_spec(pager))
+    assert not rt.text_field_on_screen()
+    rt.set_page("p", 1)
+    assert rt.text_field_on_screen()
+
+
+def test_a_field_in_a_sheet_counts_while_the_sheet_is_open_RM_modalPrototypeSheets(  # noqa: N802
+    make_runtime: Make,
+) -> None:
+    sheet = {"type": "bottomSheet", "openWhen": {"key": "open", "equals": True},
+             "children": [_field()]}  # fmt: skip
+    rt = make_runtime(_spec({"type": "column", "children": [{"type": "text", "text": "a"}, sheet]}))
+    assert not rt.text_field_on_screen()
+    rt.set_value("open", True)
+    assert rt.text_field_on_screen()
+
+
+def test_a_repeated_field_counts_once_the_list_has_an_item_RM_prototypeChildEntries(  # noqa: N802
+    make_runtime: Make,
+) -> None:
+    def rows(items: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"type": "column", "repeat": {"items": items, "as": "it"}, "children": [_field()]}
+
+    assert not make_runtime(_spec(rows([]))).text_field_on_screen()
+    assert make_runtime(_spec(rows([{"id": "a"}]))).text_field_on_screen()

@@ -145,6 +145,34 @@ def test_interact_mode_runs_taps_and_logs_events(pane: PreviewPane, qtbot: Any) 
     assert pane.log_lines() == []
 
 
+def test_esc_is_the_phones_back_keyboard_then_dismiss_HO_prototypeBackDecision(  # noqa: N802
+    pane: PreviewPane, qtbot: Any
+) -> None:
+    spec = copy.deepcopy(SPEC)
+    spec["state"]["q"] = ""
+    spec["root"]["children"].append({"type": "textField", "id": "field", "stateKey": "q"})
+    pane.set_spec(spec)
+    assert "Back" in [a.text() for a in pane.device_menu.actions()]
+    tap(pane, qtbot, "field")
+    controller = pane.preview.controller
+    qtbot.waitUntil(lambda: bool(controller.property("keyboard")))
+    QTest.keyClick(pane.preview.quick_widget, Qt.Key.Key_Escape)
+    assert not controller.property("keyboard")
+    assert pane.log_lines()[-1].endswith("Back: the keyboard hid (the text field keeps the focus)")
+    QTest.keyClick(pane.preview.quick_widget, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: pane.log_lines()[-1].endswith('dismissed {"reason": "user"}'))
+    assert not pane.preview.runtime.active  # type: ignore[union-attr]
+
+
+def test_esc_without_a_text_field_says_back_went_to_the_app_behind(
+    pane: PreviewPane, qtbot: Any
+) -> None:
+    # The pane's own spec: a text and a button, no text field.
+    pane.back_action.trigger()
+    assert pane.log_lines()[-1].startswith("Back: went to the app behind")
+    assert pane.preview.runtime.active  # type: ignore[union-attr]
+
+
 def test_edit_mode_selects_instead_of_running(pane: PreviewPane, qtbot: Any) -> None:
     pane.edit_button.click()
     assert pane.preview.controller.property("editMode")

@@ -60,8 +60,9 @@ Item {
         onTextEdited: if (!preview.setValue(d.n, d.p.stateKey, text)) text = f.bound  // refused: revert
         TapHandler {
             // a passive watcher of the field's own press (focus and the caret stay the
-            // TextInput's): on release it runs the node's onTap
-            onTapped: preview.tap(d.n, "")
+            // TextInput's): on release it shows a keyboard that Back hid, and runs the node's
+            // onTap
+            onTapped: { preview.fieldTapped(); preview.tap(d.n, ""); }
         }
     }
     Text {
