@@ -283,6 +283,11 @@ class Library:
             self.get(entry_id)
             return self._read_assets(self.folder / entry_id / ASSETS)
 
+    def assets_folder(self, entry_id: str) -> Path:
+        """The folder of a prototype's assets (`<id>.<ext>` files; it may not exist): where the
+        preview looks up the ids its spec names."""
+        return self.folder / entry_id / ASSETS
+
     def thumbnail_path(self, entry_id: str) -> Path | None:
         entry = self.get(entry_id)
         if not entry.thumbnail:

@@ -138,13 +138,13 @@ def _render_here(spec: dict[str, Any], args: argparse.Namespace, assets: Path) -
     skip_source_scan()
     from PySide6.QtGui import QGuiApplication
 
-    from studio.preview.render import SceneError, render_spec
+    from studio.preview.render import SceneError, missing_assets_line, render_spec
     from studio.preview.scene import prepare_quick
 
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
     prepare_quick(software=True)
     try:
-        render_spec(
+        missing = render_spec(
             spec,
             args.out,
             appearance=args.theme,
@@ -159,6 +159,8 @@ def _render_here(spec: dict[str, Any], args: argparse.Namespace, assets: Path) -
         print(f"render: {args.file}: {exc}", file=sys.stderr)
         return 1
     del app
+    if missing:
+        print(missing_assets_line(missing), file=sys.stderr)
     return 0
 
 
@@ -192,6 +194,9 @@ def _render_child(spec: dict[str, Any], args: argparse.Namespace, assets: Path) 
             file=sys.stderr,
         )
         return 1
+    for line in done.stderr.splitlines():  # the renderer's own warnings (missing assets)
+        if line.startswith("render: warning: "):
+            print(line, file=sys.stderr)
     return 0
 
 

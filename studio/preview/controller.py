@@ -25,7 +25,9 @@ from studio.preview.scheme import Scheme, build_scheme
 from studio.preview.styles import resolve_style
 from studio.preview.tree import SceneTree
 from studio.runtime import Runtime, StateWriteError
+from studio.runtime.tree import SubtreeFacts, asset_references, own_asset_ids
 from studio.spec.anchors import show_refusal
+from studio.spec.tree import is_node
 
 AssetResolver = Callable[[str], "str | Path | None"]
 log = logging.getLogger(__name__)
@@ -81,6 +83,10 @@ class PreviewController(QObject):
     runtimeRefused = Signal(object)
     #: The spec shown cannot be shown on a phone (one line naming the place), or "" again.
     showRefusalChanged = Signal(str)
+    #: The asset ids the shown spec references and the preview does not have, as the phone's
+    #: show reply lists them (`missingAssets`); sent on every fresh show and when an edit
+    #: changes the list.
+    missingAssetsChanged = Signal(list)
 
     def __init__(
         self,
@@ -105,6 +111,12 @@ class PreviewController(QObject):
         self._device: DeviceProfile = profile_for(412, 915)
         self._device_chrome = True
         self._keyboard = False  # a text field has the focus
+        self._asset_facts: SubtreeFacts[str] = SubtreeFacts(own_asset_ids)
+        self._references: tuple[str, ...] = ()
+        self._missing: list[str] = []
+        self._assets_root: Any = None  # the tree the next asset check reads
+        self._assets_due = False  # a fresh show's check waits for its first frame
+        self._assets_fresh = False
         # Back hid the keyboard and the field kept the focus (a tap on it shows it again).
         self._ime_hidden = False
         self._shown_active = True
@@ -150,6 +162,7 @@ class PreviewController(QObject):
         if appearance is not None:
             self._appearance = appearance
         self._check_showable(spec)
+        self._check_assets(spec, fresh=True)
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._runtime = Runtime(spec)
@@ -167,6 +180,7 @@ class PreviewController(QObject):
             self.set_spec(spec)
             return
         self._check_showable(spec)
+        self._check_assets(spec, fresh=False)
         old_spec = self._runtime.spec
         old_state = dict(self._runtime.state)
         old_pages = dict(self._runtime.pages)
@@ -205,6 +219,51 @@ class PreviewController(QObject):
         """Why the phone would show nothing of the spec shown (one line), else "". The window is
         then not drawn, as on the phone, whose host refuses the show (`studio.spec.anchors`)."""
         return self._refusal
+
+    @property
+    def missing_assets(self) -> list[str]:
+        """The asset ids the shown spec references (hidden nodes and other pages too) that the
+        asset folder lacks, in first-use order: what the phone's show reply lists as
+        `missingAssets` (PrototypeController.kt `missingAssets`, IM `prototypeAssetReferences`).
+        Their images draw as the placeholder, on the phone as here."""
+        if self._assets_due:
+            self._run_asset_check()
+        return list(self._missing)
+
+    def _check_assets(self, spec: Mapping[str, Any], *, fresh: bool) -> None:
+        """The phone checks the references on every show; here a fresh show looks again, and an
+        edit only when it changed what the tree references (an edit re-walks only its path).
+        A fresh show's check walks the whole tree, which the first frame of a big spec must
+        not pay for (the preview makes only what is on screen): with a window, it runs once
+        that frame is drawn."""
+        self._assets_root = spec.get("root")
+        if fresh:
+            self._assets_fresh = True
+            self._assets_due = self._tree.frames
+            if not self._assets_due:
+                self._run_asset_check()
+        elif not self._assets_due:  # else the check still to come reads this tree
+            self._run_asset_check()
+
+    def _run_asset_check(self) -> None:
+        fresh, self._assets_fresh, self._assets_due = self._assets_fresh, False, False
+        root = self._assets_root
+        refs = tuple(asset_references(self._asset_facts.update(root))) if is_node(root) else ()
+        if not fresh and refs == self._references:
+            return
+        self._references = refs
+        missing = [asset_id for asset_id in refs if not self._has_asset(asset_id)]
+        if fresh or missing != self._missing:
+            self._missing = missing
+            self.missingAssetsChanged.emit(list(missing))
+
+    def _assets_after_frame(self) -> None:
+        if self._assets_due:
+            self._run_asset_check()
+
+    def _has_asset(self, asset_id: str) -> bool:
+        path = self._asset_resolver(asset_id) if self._asset_resolver is not None else None
+        return path is not None and Path(path).is_file()
 
     def _check_showable(self, spec: Mapping[str, Any]) -> None:
         refusal = show_refusal(spec) or ""
@@ -614,6 +673,8 @@ class PreviewController(QObject):
     @Slot()
     def _frame_drawn(self) -> None:
         self._tree.frame_drawn()
+        if self._assets_due:  # out of the frame's own handling, as the rows ahead
+            QTimer.singleShot(0, self, self._assets_after_frame)
 
     @Slot(float, float)
     def placeRoot(self, max_w: float, max_h: float) -> None:  # noqa: N802 (QML name)

@@ -174,6 +174,15 @@ def settle(rounds: int = 3, controller: PreviewController | None = None) -> None
             break
 
 
+def missing_assets_line(missing: Sequence[str]) -> str:
+    """The warning `render` prints when the spec names assets it does not have (the phone's
+    show reply lists them as `missingAssets`; the PNG draws them as the placeholder)."""
+    return (
+        f"render: warning: missingAssets: {', '.join(missing)} (drawn as the placeholder,"
+        " as on the phone)"
+    )
+
+
 def render_spec(
     spec: dict[str, Any],
     out: Path,
@@ -185,7 +194,7 @@ def render_spec(
     chrome: bool = True,
     inputs: Sequence[Path] = (),
     rtl: bool = False,
-) -> None:
+) -> list[str]:
     """Render the spec's first screen (valid, components expanded) and save it as PNG (never
     over one of `inputs`, nor over anything but a regular file: `files.OutputRefused`); with
     `chrome`, inside the phone's status, navigation and dismiss bars; with `rtl`, laid out right
@@ -206,6 +215,7 @@ def render_spec(
         from studio.preview.files import save_image_atomic
 
         save_image_atomic(image, out, inputs=inputs)
+        return scene.controller.missing_assets
     finally:
         scene.close()
 
@@ -342,7 +352,7 @@ def _main_single(argv: list[str]) -> int:
     prepare_quick(True if args.software else None)
     spec = json.loads(args.spec.read_text(encoding="utf-8"))
     try:
-        render_spec(
+        missing = render_spec(
             spec,
             args.out,
             appearance=args.theme,
@@ -358,6 +368,8 @@ def _main_single(argv: list[str]) -> int:
         return 1
     finally:
         del app
+    if missing:
+        print(missing_assets_line(missing), file=sys.stderr)
     return 0
 
 

@@ -35,6 +35,9 @@ class PreviewWidget(QWidget):
     runtimeRefused = Signal(object)
     #: The phone would show nothing of this spec (one line naming the place), or "" again.
     showRefusalChanged = Signal(str)
+    #: The asset ids the shown spec references and the asset folder lacks (the phone's
+    #: `missingAssets`): on every fresh show, and when an edit changes them.
+    missingAssetsChanged = Signal(list)
     #: Ctrl+wheel over the preview: +1 zoom in, -1 zoom out (the pane owns the zoom levels).
     zoomStepRequested = Signal(int)
     #: The scale the device is drawn at changed (at Fit: the pane or the device was resized).
@@ -55,6 +58,7 @@ class PreviewWidget(QWidget):
         self._controller.runtimeEvent.connect(self.runtimeEvent)
         self._controller.runtimeRefused.connect(self.runtimeRefused)
         self._controller.showRefusalChanged.connect(self.showRefusalChanged)
+        self._controller.missingAssetsChanged.connect(self.missingAssetsChanged)
         self._quick = QQuickWidget(self)
         self._grabs: list[Any] = []  # QQuickItemGrabResults until they are ready
         # A child of the QQuickWidget: deleted after the scene that reads it, never before.
@@ -123,6 +127,16 @@ class PreviewWidget(QWidget):
     def show_refusal(self) -> str:
         """Why the phone would show nothing of the spec shown (one line), else ""."""
         return self._controller.show_refusal
+
+    def set_asset_resolver(self, resolver: AssetResolver | None) -> None:
+        """Where image and font asset ids are looked up, from the next shown spec on."""
+        self._controller.set_asset_resolver(resolver)
+
+    @property
+    def missing_assets(self) -> list[str]:
+        """The asset ids the shown spec references that the asset folder lacks, as the phone's
+        show reply lists them (`missingAssets`); their images draw as the placeholder."""
+        return self._controller.missing_assets
 
     def apply_change(self, spec: dict[str, Any], changed_addresses: Iterable[str]) -> None:
         """Show an edited spec in place (pager pages kept, the new spec's state wins); only the

@@ -149,3 +149,49 @@ class SubtreeFacts(Generic[Fact]):
             facts.extend(prev.facts)
             children.append(prev)
         return _Entry(node, address, tuple(facts), tuple(children))
+
+
+def _mode_ids(value: Any) -> list[str]:
+    """The asset ids of a mode value: an id, or both sides of a `{light, dark}` pair."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [v for v in (value.get("light"), value.get("dark")) if isinstance(v, str)]
+    return []
+
+
+def own_asset_ids(node: Node, address: str = "") -> list[str]:
+    """The asset ids a node itself names (IM PrototypeImages.kt `prototypeAssetReferences`):
+    font assets of its `style` and `styleWhen` styles (`fontFamily: {asset}`), then an
+    `image`'s asset, or the `image` of each `tabBar` / `bottomNav` item; a `{light, dark}` pair
+    names both, whichever mode is drawn."""
+    ids: list[str] = []
+    styles = [node.get("style")]
+    when = node.get("styleWhen")
+    if isinstance(when, list):
+        styles += [entry.get("style") for entry in when if isinstance(entry, Mapping)]
+    for style in styles:
+        family = style.get("fontFamily") if isinstance(style, Mapping) else None
+        if isinstance(family, Mapping) and isinstance(family.get("asset"), str):
+            ids.append(family["asset"])
+    kind = node.get("type")
+    if kind == "image":
+        ids += _mode_ids(node.get("asset"))
+    elif kind in ("tabBar", "bottomNav") and isinstance(node.get("items"), list):
+        for item in node["items"]:
+            if isinstance(item, Mapping):
+                ids += _mode_ids(item.get("image"))
+    if repeat_of(node) is not None:
+        # The phone walks a repeat's template as written (`prototypeDescendants`), so its ids
+        # count even with no items; a repeat binds no asset id (PrototypeRepeat.kt `bound`
+        # copies an image as it is).
+        for child, at in children(node, address):
+            ids += [i for n, a, _ in walk(child, at) for i in own_asset_ids(n, a)]
+    return ids
+
+
+def asset_references(facts: Iterable[str]) -> list[str]:
+    """`own_asset_ids` over a whole tree (as `SubtreeFacts(own_asset_ids)` gives them), in
+    first-use order without repeats: hidden nodes and other pages too, since they can show
+    without another show (`prototypeAssetReferences`)."""
+    return list(dict.fromkeys(facts))

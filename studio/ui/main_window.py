@@ -336,6 +336,12 @@ class MainWindow(QMainWindow):
         c.entriesChanged.connect(self.library_panel.set_entries)
         c.thumbnailReady.connect(self.library_panel.set_thumbnail)
         c.documentOpened.connect(lambda doc: self.library_panel.select(doc.entry_id))
+        # Before its first show: the preview draws the prototype's own images and fonts.
+        c.documentOpened.connect(
+            lambda doc: self.preview_pane.set_asset_folder(
+                c.library.assets_folder(doc.entry_id) if doc.entry_id else None
+            )
+        )
         # What is shown is the workspace's: the preview and the tree follow it, nothing else.
         c.shownChanged.connect(self.preview_pane.present)
         c.shownChanged.connect(self.spec_tree.present)

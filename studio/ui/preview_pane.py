@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
@@ -57,6 +58,7 @@ class PreviewPane(QWidget):
         self.setObjectName("previewPane")
         self.preview: PreviewWidget = None  # type: ignore[assignment]  # set by build_preview
         self._shown: dict[str, Any] | None = None  # the authored spec last presented
+        self._assets: Path | None = None  # the open prototype's assets folder
         self.device_combo = QComboBox(self)
         for label, width, height in DEVICE_SIZES:
             self.device_combo.addItem(label, (width, height))
@@ -221,6 +223,7 @@ class PreviewPane(QWidget):
         from studio.preview.widget import PreviewWidget
 
         self.preview = PreviewWidget(self)
+        self.set_asset_folder(self._assets)
         self.centre.addWidget(self.preview)
         self.centre.setCurrentWidget(self.preview)
         self.centre.removeWidget(self.placeholder)
@@ -243,6 +246,7 @@ class PreviewPane(QWidget):
         self.preview.runtimeEvent.connect(self.log_event)
         self.preview.runtimeRefused.connect(self.log_refusal)
         self.preview.showRefusalChanged.connect(lambda _line: self._show_refusal())
+        self.preview.missingAssetsChanged.connect(self.log_missing_assets)
         self.preview.shownZoomChanged.connect(self._show_fit)
         self.preview.zoomStepRequested.connect(
             lambda step: self.zoom_in() if step > 0 else self.zoom_out()
@@ -274,6 +278,16 @@ class PreviewPane(QWidget):
             self._leading_slot.deleteLater()
             self._leading_action = None
 
+    def set_asset_folder(self, folder: Path | None) -> None:
+        """Where the open prototype's assets are (None: it has none), for the shows after this
+        one: its images and fonts come from there, and what the spec names that is not there is
+        listed as missing, as the phone's show reply lists it."""
+        self._assets = folder
+        if self.preview is not None:
+            from studio.preview.assets import directory_resolver
+
+            self.preview.set_asset_resolver(directory_resolver(folder) if folder else None)
+
     def present(self, shown: Shown) -> None:
         """Show what the workspace shows: a prototype just opened from its initial state, an
         edit or the draft in place (only the changed nodes rebuild), its highlights marked."""
@@ -291,8 +305,8 @@ class PreviewPane(QWidget):
             self.preview.set_selected(selection.primary)
 
     def set_spec(self, spec: dict[str, Any]) -> None:
+        self.event_log.clear()  # first: the show's own lines (missing assets) stay
         self.preview.set_spec(spec)
-        self.event_log.clear()
 
     def apply_change(self, spec: dict[str, Any], changed: Iterable[str]) -> None:
         self.preview.apply_change(spec, list(changed))
@@ -395,6 +409,14 @@ class PreviewPane(QWidget):
         name = f" {data['name']}" if data.get("name") is not None else ""
         shown = f" {payload}" if data.get("payload") is not None else ""
         self._add_line(f"{prefix}#{data.get('sequence')} {data.get('kind')}{name}{shown}")
+
+    def log_missing_assets(self, missing: list[str]) -> None:
+        """The show's missing assets, as the phone's show reply lists them: a studio line."""
+        if missing:
+            self._add_line(
+                f"missingAssets: {', '.join(missing)} (not in the prototype's assets: drawn as"
+                " the placeholder, as on the phone)"
+            )
 
     def log_refusal(self, refusal: Any) -> None:
         """A write the runtime refused: a studio-only line (the phone sends no event for it)."""

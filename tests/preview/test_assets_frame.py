@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +101,46 @@ def test_edit_mode_picks_nodes_through_the_scaled_frame(quick: Any, qtbot: Any) 
         qtbot.mouseClick(widget.quick_widget, Qt.MouseButton.LeftButton, pos=point.toPoint())
     assert clicked.args == ["go"]
     assert widget.runtime is not None and not widget.runtime.events
+
+
+def test_the_preview_lists_missing_assets_as_the_phone_reports_them_IM_prototypeAssetReferences(  # noqa: N802
+    quick: Any, qtbot: Any, tmp_path: Path
+) -> None:
+    """PrototypeController.kt `missingAssets`: the referenced ids the store lacks, hidden nodes
+    and other pages included, first use first; the show still succeeds."""
+    from studio.preview.widget import PreviewWidget
+
+    red = QImage(4, 4, QImage.Format.Format_ARGB32)
+    red.fill(QColor("#FF0000"))
+    assert red.save(str(tmp_path / "red.png"))
+    widget = PreviewWidget(asset_resolver=directory_resolver(tmp_path))
+    qtbot.addWidget(widget)
+    widget.show()
+    qtbot.waitExposed(widget)
+    spec = json.loads(json.dumps(SPEC))
+    hidden = {"type": "image", "asset": {"light": "day", "dark": "red"},
+              "visibleWhen": {"key": "never", "equals": True}}  # fmt: skip
+    spec["state"] = {"never": False}
+    spec["root"]["children"].append(hidden)
+    with qtbot.waitSignal(widget.missingAssetsChanged) as shown:
+        widget.set_spec(spec)
+        # The whole tree's walk waits for the show's first frame, out of its way.
+        assert shown.signal_triggered is False
+    assert shown.args == [["missing", "day"]] and widget.missing_assets == ["missing", "day"]
+    # An edit that changes no reference says nothing again.
+    edited = json.loads(json.dumps(spec))
+    edited["root"]["children"][0]["style"]["width"] = {"dp": 90}
+    with qtbot.assertNotEmitted(widget.missingAssetsChanged):
+        widget.apply_change(edited, ["root.children[0]"])
+    # One that adds a font asset the folder lacks does; one that drops them all clears it.
+    edited = json.loads(json.dumps(edited))
+    edited["root"]["children"][0]["style"]["fontFamily"] = {"asset": "brand"}
+    with qtbot.waitSignal(widget.missingAssetsChanged) as changed:
+        widget.apply_change(edited, ["root.children[0]"])
+    assert changed.args == [["brand", "missing", "day"]]
+    edited = json.loads(json.dumps(edited))
+    edited["root"]["children"] = edited["root"]["children"][:1]
+    del edited["root"]["children"][0]["style"]["fontFamily"]
+    with qtbot.waitSignal(widget.missingAssetsChanged) as cleared:
+        widget.apply_change(edited, ["root"])
+    assert cleared.args == [[]] and widget.missing_assets == []

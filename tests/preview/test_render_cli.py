@@ -120,3 +120,28 @@ def test_no_chrome_renders_the_window_from_the_top_edge(quick: Any, tmp_path: Pa
     assert [r, g, b] != red  # the status bar and the dismiss bar come first
     b, g, r = pixels(QImage(str(with_chrome)))[24 + 32 + 10, 10][:3]
     assert [r, g, b] == red
+
+
+def test_a_missing_asset_is_a_warning_and_the_png_is_written(
+    quick: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The phone shows the spec and lists the ids it lacks (`missingAssets`); so does render,
+    on stderr, with exit 0."""
+    spec = json.loads(json.dumps(SPEC))
+    spec["root"]["children"].append({"type": "image", "asset": "hero"})
+    out = tmp_path / "m.png"
+    assert main(["render", str(_write(tmp_path, spec)), "--out", str(out),
+                 "--backend", "software"]) == 0  # fmt: skip
+    assert out.is_file()
+    assert capsys.readouterr().err.splitlines() == [
+        "render: warning: missingAssets: hero (drawn as the placeholder, as on the phone)"
+    ]
+    (tmp_path / "assets").mkdir()
+    from PySide6.QtGui import QColor
+
+    red = QImage(4, 4, QImage.Format.Format_ARGB32)
+    red.fill(QColor("#FF0000"))
+    assert red.save(str(tmp_path / "assets" / "hero.png"))
+    assert main(["render", str(_write(tmp_path, spec)), "--out", str(out),
+                 "--backend", "software"]) == 0  # fmt: skip
+    assert capsys.readouterr().err == ""

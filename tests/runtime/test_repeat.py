@@ -77,3 +77,28 @@ def test_templated_control_keys_are_typed_per_item(make_runtime: Make) -> None:
         assert "boolean" in str(error)
     else:
         raise AssertionError("a string into a checkbox key was accepted")
+
+
+def test_asset_references_cover_every_image_font_and_nav_item_IM_prototypeAssetReferences() -> None:  # noqa: N802
+    """IM PrototypeImages.kt `prototypeAssetReferences`: fonts of `style` and `styleWhen`, then
+    the node's images (both sides of a pair), tab and nav item images; first use first, no
+    repeats; a repeat's template as written (PrototypeRepeat.kt binds no asset id), with no
+    items too."""
+    from studio.runtime.tree import SubtreeFacts, asset_references, own_asset_ids
+
+    root = {"type": "column", "style": {"fontFamily": {"asset": "brand"}}, "children": [
+        {"type": "text", "text": "a", "styleWhen": [
+            {"when": {"key": "k", "equals": True}, "style": {"fontFamily": {"asset": "bold"}}}]},
+        {"type": "image", "asset": {"light": "day", "dark": "night"}},
+        {"type": "tabBar", "items": [{"label": "A", "image": "tab_a"}, {"label": "B"},
+                                     {"label": "C", "image": {"light": "day", "dark": "c"}}]},
+        {"type": "column", "repeat": {"items": [{"p": "one"}, {"p": "two"}], "as": "it"},
+         "children": [{"type": "image", "asset": "{it.p}"}]},
+        {"type": "row", "repeat": {"items": [], "as": "it"},
+         "children": [{"type": "image", "asset": "empty"}]},
+        {"type": "bottomNav", "items": [{"label": "N", "image": "brand"}]},
+    ]}  # fmt: skip
+    facts = SubtreeFacts(own_asset_ids).update(root)
+    assert asset_references(facts) == [
+        "brand", "bold", "day", "night", "tab_a", "c", "{it.p}", "empty"
+    ]  # fmt: skip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -171,6 +172,63 @@ def test_esc_without_a_text_field_says_back_went_to_the_app_behind(
     pane.back_action.trigger()
     assert pane.log_lines()[-1].startswith("Back: went to the app behind")
     assert pane.preview.runtime.active  # type: ignore[union-attr]
+
+
+def test_a_show_with_missing_assets_says_so_as_the_phones_reply_does(
+    pane: PreviewPane, qtbot: Any
+) -> None:
+    spec = copy.deepcopy(SPEC)
+    spec["root"]["children"].append({"type": "image", "asset": "hero"})
+    pane.set_spec(spec)
+    # Once the show's first frame is drawn (its check walks the whole tree).
+    qtbot.waitUntil(
+        lambda: (
+            pane.log_lines()
+            == [
+                "missingAssets: hero (not in the prototype's assets: drawn as the placeholder, as"
+                " on the phone)"
+            ]
+        )
+    )
+    pane.set_spec(copy.deepcopy(SPEC))
+    assert pane.preview.missing_assets == [] and pane.log_lines() == []
+
+
+def test_the_studio_preview_draws_the_open_prototypes_own_assets(
+    make_studio: Any, tmp_path: Path
+) -> None:
+    """A library entry's images come from its assets folder, as the phone gets them uploaded;
+    an id the entry lacks is listed as the phone's show reply lists it."""
+    from PySide6.QtGui import QColor, QImage
+
+    from studio.library.store import Library
+
+    red = QImage(8, 8, QImage.Format.Format_ARGB32)
+    red.fill(QColor("#FF0000"))
+    red.save(str(tmp_path / "red.png"))
+    spec = copy.deepcopy(SPEC)
+    image = {"type": "image", "id": "pic", "asset": "red", "contentScale": "fill",
+             "style": {"width": {"dp": 120}, "height": {"dp": 120}}}  # fmt: skip
+    spec["root"]["children"].append(image)
+    missing = copy.deepcopy(spec)
+    missing["id"] = "q"
+    missing["root"]["children"][-1]["asset"] = "hero"
+    library = Library(tmp_path / "home")
+    with_asset = library.create("Pic", spec, "file", {"red": (tmp_path / "red.png").read_bytes()})
+    without = library.create("Hero", missing, "file")
+    studio = make_studio(home=tmp_path / "home")
+    pane = studio.window.preview_pane
+    studio.controller.open_entry(with_asset.id)
+    studio.wait_for(lambda: studio.workspace.document.entry_id == with_asset.id)
+    assert pane.preview.missing_assets == []
+    b = next(e for e in pane.preview.visible_summary() if e["address"] == "pic")["bounds"]
+    shot = pane.preview.grab_image()
+    scale = shot.width() / pane.preview.controller.property("deviceWidth")
+    pixel = shot.pixelColor(round((b["x"] + 60) * scale), round((b["y"] + 60) * scale))
+    assert (pixel.red(), pixel.green(), pixel.blue()) == (255, 0, 0)
+    studio.controller.open_entry(without.id)
+    studio.wait_for(lambda: pane.preview.missing_assets == ["hero"])
+    assert any(line.startswith("missingAssets: hero") for line in pane.log_lines())
 
 
 def test_edit_mode_selects_instead_of_running(pane: PreviewPane, qtbot: Any) -> None:
