@@ -507,6 +507,10 @@ class Adb:
     async def tap(self, serial: str, x: int, y: int) -> None:
         await self.shell(serial, f"input tap {int(x)} {int(y)}")
 
+    async def key(self, serial: str, keycode: int) -> None:
+        """Press and release one key (AOSP InputShellCommand.java `input keyevent CODE`)."""
+        await self.shell(serial, f"input keyevent {int(keycode)}")
+
     async def swipe(
         self, serial: str, x1: int, y1: int, x2: int, y2: int, duration_ms: int
     ) -> None:

@@ -1,5 +1,6 @@
 """Clicks and drags on the mirrored screen as taps and swipes on the phone: view points mapped to
-device pixels in the frame's current orientation, sent with `input` over adb, in order."""
+device pixels in the frame's current orientation, sent with `input` over adb, in order; and the
+phone's Back and Home keys."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ import asyncio
 from dataclasses import dataclass
 
 from studio.device.adb import Adb
+
+#: Android's key codes (AOSP KeyEvent.java `KEYCODE_HOME`, `KEYCODE_BACK`).
+KEYCODE_HOME = 3
+KEYCODE_BACK = 4
 
 
 @dataclass(frozen=True)
@@ -77,3 +82,8 @@ class DeviceInput:
     async def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         async with self._serial_lock():
             await self.adb.swipe(self.serial, x1, y1, x2, y2, max(1, duration_ms))
+
+    async def key(self, keycode: int) -> None:
+        """One key press on the phone (Back, Home), in order with the taps and swipes."""
+        async with self._serial_lock():
+            await self.adb.key(self.serial, keycode)

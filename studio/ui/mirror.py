@@ -1,6 +1,7 @@
 """The mirrored device screen: frames at their own aspect ratio (a rotation turns the picture), an
 fps/latency overlay, the screencap-fallback notice, and mouse clicks/drags sent back as taps/swipes
-in device pixels of the orientation the frame shows."""
+in device pixels of the orientation the frame shows; the phone's Back (right-click or Esc) and Home
+(middle-click), as scrcpy binds them (doc/shortcuts.md)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from collections.abc import Coroutine
 from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QFont, QImage, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from studio.concurrency import TaskOwner
 from studio.device.decoder import Frame
-from studio.device.gestures import DeviceInput, Viewport, fit, oriented
+from studio.device.gestures import KEYCODE_BACK, KEYCODE_HOME, DeviceInput, Viewport, fit, oriented
 from studio.device.mirror import MirrorState, MirrorStatus
 
 TAP_SLOP_PX = 8.0  # a press that moves less than this is a tap, not a swipe
@@ -68,6 +69,10 @@ class MirrorView(QWidget):
 
     tapped = Signal(int, int)
     swiped = Signal(int, int, int, int, int)
+    #: An Android key for the phone: Back on a right-click or Esc, Home on a middle-click (the
+    #: bindings of scrcpy, doc/shortcuts.md: "Click on BACK ... Right-click", "Click on HOME ...
+    #: Middle-click"; Esc as a hardware keyboard's Escape falls back to Back on Android).
+    key_pressed = Signal(int)
     frame_shown = Signal(float)  # ms from packet received to QImage built
     input_failed = Signal(str)  # a tap or swipe could not be sent (one line)
 
@@ -75,6 +80,11 @@ class MirrorView(QWidget):
         super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(120, 200)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # Esc is the phone's Back
+        self.setToolTip(
+            "The phone's screen: click to tap, drag to swipe; right-click or Esc is Back,"
+            " middle-click Home"
+        )
         self.bridge = FrameBridge(self)
         self.bridge.frame_ready.connect(self._take_frame)
         self.bridge.status_changed.connect(self.set_status)
@@ -184,6 +194,20 @@ class MirrorView(QWidget):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self._press = (event.position(), time.monotonic())
+        elif self._frame is not None and event.button() == Qt.MouseButton.RightButton:
+            self.key_pressed.emit(KEYCODE_BACK)
+        elif self._frame is not None and event.button() == Qt.MouseButton.MiddleButton:
+            self.key_pressed.emit(KEYCODE_HOME)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if (
+            event.key() == Qt.Key.Key_Escape
+            and not event.isAutoRepeat()
+            and self._frame is not None
+        ):
+            self.key_pressed.emit(KEYCODE_BACK)
+            return
+        super().keyPressEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton or self._press is None:
@@ -211,6 +235,7 @@ class MirrorView(QWidget):
         self.swiped.connect(
             lambda x1, y1, x2, y2, ms: self._spawn(device_input.swipe(x1, y1, x2, y2, ms))
         )
+        self.key_pressed.connect(lambda code: self._spawn(device_input.key(code)))
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         if self._input.closed:

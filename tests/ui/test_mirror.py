@@ -151,3 +151,30 @@ def test_in_landscape_taps_are_mapped_to_the_rotated_screen(
         assert corner.args[0] > 2390 and corner.args[1] < 10  # top right of the landscape screen
     finally:
         landscape.stop()
+
+
+def test_right_click_and_esc_are_back_and_middle_click_is_home_as_scrcpy_binds_them(
+    qtbot, view: MirrorView, mirror: Mirror, qloop: asyncio.AbstractEventLoop
+) -> None:  # type: ignore[no-untyped-def]
+    """scrcpy doc/shortcuts.md: "Click on BACK ... Right-click", "Click on HOME ... Middle-click";
+    sent as `input keyevent` (AOSP KeyEvent.java KEYCODE_BACK 4, KEYCODE_HOME 3), in order with
+    the taps."""
+    commands: list[str] = []
+    server = FakeAdbServer()
+    server.set_devices([FakeDevice("phone1", shell=lambda cmd: commands.append(cmd) or "")])
+    try:
+        view.set_device_size(1080, 2400)
+        view.attach_input(DeviceInput(Adb(AdbServer(host="127.0.0.1", port=server.port)), "phone1"))
+        qtbot.waitUntil(lambda: view.frame is not None, timeout=5000)
+        with qtbot.assertNotEmitted(view.tapped):
+            qtbot.mouseClick(view, Qt.MouseButton.RightButton, pos=QPoint(200, 200))
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 200))
+        qtbot.mouseClick(view, Qt.MouseButton.MiddleButton, pos=QPoint(200, 200))
+        view.setFocus()
+        qtbot.keyClick(view, Qt.Key.Key_Escape)
+        qloop.run_until_complete(asyncio.wait_for(view.drain_input(), 5))
+        assert commands == [
+            "input keyevent 4", "input tap 540 1200", "input keyevent 3", "input keyevent 4"
+        ]  # fmt: skip
+    finally:
+        server.close()
