@@ -12,12 +12,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import Property, QObject, QPointF, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtQuick import QQuickItem, QQuickWindow
 
 from studio.preview import bidi, fonts, icons
 from studio.preview.device import DeviceProfile, profile_for
+from studio.preview.fingers import FingerTracker
 from studio.preview.layout import LNode
 from studio.preview.nodes import NodeObject, child_entries, own_fields, same_shape
 from studio.preview.palette import Palette
@@ -138,6 +139,7 @@ class PreviewController(QObject):
         self._layout_timer.timeout.connect(self._run_layout)
         self.delegates_created = 0
         self._frames_from: QQuickWindow | None = None
+        self._fingers = FingerTracker(self)
         self.created_addresses: list[str] = []
         self.windowChanged.connect(self.motionChanged)
         self._sync_tree_env()
@@ -668,6 +670,7 @@ class PreviewController(QObject):
             self._frames_from.afterRendering.disconnect(self._frame_drawn)
         window.afterRendering.connect(self._frame_drawn)  # queued from a render thread
         self._frames_from = window
+        self._fingers.watch(window)
         self._tree.frames = True
 
     @Slot()
@@ -675,6 +678,12 @@ class PreviewController(QObject):
         self._tree.frame_drawn()
         if self._assets_due:  # out of the frame's own handling, as the rows ahead
             QTimer.singleShot(0, self, self._assets_after_frame)
+
+    @Slot(QQuickItem, result=QPointF)
+    def releaseVelocity(self, item: QQuickItem) -> QPointF:  # noqa: N802 (QML name)
+        """The finger's velocity as it lifted, in `item`'s dp/s, as Compose's VelocityTracker
+        estimates it (fingers.py); a scroll or pager flings with it."""
+        return self._fingers.velocity_in(item)
 
     @Slot(float, float)
     def placeRoot(self, max_w: float, max_h: float) -> None:  # noqa: N802 (QML name)

@@ -164,12 +164,31 @@ def test_a_quick_short_flick_goes_one_page_its_way_MinFlingVelocityDp(  # noqa: 
     trace = _trace(pager)
     _release(scene, 190, ms=5)
     velocity = float(pager.property("v0"))
+    # The finger's velocity as VelocityTracker.kt's Lsq2 has it: 10 dp every 5 ms, exactly.
+    assert velocity == pytest.approx(2000, rel=1e-6)
     assert velocity >= MIN_FLING_VELOCITY and pager.property("targetPage") == 3
     qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
     assert_follows_spring(
         trace, start, _page_x(pager, 3), velocity, STIFFNESS_MEDIUM_LOW, scene.controller.density
     )
     assert scene.controller.runtime.pages["p"] == 3
+
+
+def test_a_quick_flick_held_45_ms_before_the_lift_has_no_velocity_AssumePointerMoveStoppedMilliseconds(  # noqa: N802, E501
+    pages: Any, qtbot: Any
+) -> None:
+    """The same quick flick, but the finger rests 45 ms before it lifts: Compose's tracker
+    drops a release more than 40 ms after the last move (VelocityTracker.kt
+    `addPointerInputChangeWithFix`), so the release has no velocity and the positional
+    threshold sends the pages back to the page they left."""
+    scene, pager = pages, _pager(pages)
+    pager.setProperty("contentX", _page_x(pager, 2))
+    scene.grab()
+    drag(scene, QPoint(300, Y), -110, 0, steps=11, ms=5)
+    _release(scene, 190, ms=45)
+    assert float(pager.property("v0")) == 0 and pager.property("targetPage") == 2
+    qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
+    assert _x(pager) == _page_x(pager, 2) and scene.controller.runtime.pages["p"] == 2
 
 
 def test_a_quick_flick_back_goes_one_page_back_MinFlingVelocityDp(  # noqa: N802

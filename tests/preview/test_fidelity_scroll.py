@@ -10,9 +10,10 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pytest
-from PySide6.QtCore import QCoreApplication, QObject, QPoint, QPointF, Qt
-from PySide6.QtGui import QWheelEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QPointF, Qt
+from PySide6.QtGui import QEventPoint, QTouchEvent, QWheelEvent
 from PySide6.QtQuick import QQuickItem
 from PySide6.QtTest import QTest
 
@@ -23,6 +24,7 @@ from tests.preview.probe import opengl_probe
 ROW = 80  # dp, each row of the test lists
 SCREEN_H = 915
 RED, BLUE = (255, 0, 0), (0, 0, 255)
+TOUCH = QTest.createTouchDevice()
 
 
 def stretch_of(distance: float) -> float:
@@ -243,6 +245,121 @@ def test_a_fling_travels_as_far_and_as_long_as_the_spline_decay_FlingCalculator(
     assert travel < velocity**2 / 3000 * 0.6
     assert float(_fling_of(flick).property("duration")) == pytest.approx(fling_duration(velocity))
     assert float(_fling_of(flick).property("elapsed")) >= fling_duration(velocity)
+
+
+def test_a_fling_takes_the_velocity_of_the_last_100_ms_by_least_squares_VelocityTracker_Lsq2(  # noqa: N802
+    rows: Any, qtbot: Any
+) -> None:
+    """A finger that brakes before it lifts: Compose flings with the slope, at the last move, of
+    the least-squares quadratic through the moves of the last 100 ms (VelocityTracker.kt
+    `HorizonMilliseconds`, Strategy.Lsq2; the press itself is not a sample). Computed here with
+    numpy's polyfit over the moves as sent."""
+    scene, flick = rows, _flickable(rows)
+    flick.setProperty("contentY", 900)
+    scene.grab()
+    start = QPoint(200, 700)
+    QTest.mousePress(scene.view, LEFT, NO_MOD, start)
+    moves: list[tuple[int, int]] = []  # (ms after the press, y)
+    y, t = start.y(), 0
+    for step in (40, 40, 36, 32, 28, 24, 20, 16, 12, 8):  # 10 ms apart, slowing down
+        y, t = y - step, t + 10
+        QTest.mouseMove(scene.view, QPoint(200, y), 10)
+        moves.append((t, y))
+    _release(scene, QPoint(200, y), ms=10)
+    recent = [(tm, ym) for tm, ym in moves if t - tm <= 100]
+    times = np.array([tm - t for tm, _ in recent], dtype=float)
+    slope = np.polyfit(times, np.array([ym for _, ym in recent], dtype=float), 2)[1] * 1000
+    velocity = float(_fling_of(flick).property("velocity"))
+    assert velocity == pytest.approx(-slope, rel=1e-4)  # the content moves against the finger
+    mean = (moves[-1][1] - moves[-4][1]) / 30 * -1000  # the last three moves' mean speed
+    assert velocity < mean  # braking: the fit's end slope is below the recent average
+    released_at = float(flick.property("contentY"))
+    qtbot.waitUntil(lambda: not _fling_of(flick).property("running"), timeout=5000)
+    travel = float(flick.property("contentY")) - released_at
+    assert travel == pytest.approx(fling_distance(velocity), rel=1e-3)
+
+
+def test_a_finger_still_for_45_ms_before_it_lifts_flings_nothing_AssumePointerMoveStoppedMilliseconds(  # noqa: N802, E501
+    rows: Any,
+) -> None:
+    """A quick drag, then the finger rests 45 ms and lifts: VelocityTracker.kt resets on a
+    release more than 40 ms after the last move (`addPointerInputChangeWithFix`), so Compose
+    does not fling and the content stays where the finger left it."""
+    scene, flick = rows, _flickable(rows)
+    flick.setProperty("contentY", 600)
+    scene.grab()
+    drag(scene, QPoint(200, 600), 0, -200, steps=10, ms=10)
+    released_at = float(flick.property("contentY"))
+    _release(scene, QPoint(200, 400), ms=45)
+    assert not _fling_of(flick).property("running")
+    assert float(flick.property("contentY")) == released_at
+
+
+def test_a_release_too_slow_for_a_qt_flick_still_flings_Scrollable_onDragStopped(  # noqa: N802
+    rows: Any, qtbot: Any
+) -> None:
+    """Compose flings on every release (Scrollable `onDragStopped` hands the tracked velocity to
+    the fling behaviour), also at 62.5 dp/s, under the 75 px/s Qt's Flickable needs to flick
+    (qquickflickable.cpp `MinimumFlickVelocity`): the content goes on by the spline's distance."""
+    scene, flick = rows, _flickable(rows)
+    flick.setProperty("contentY", 600)
+    scene.grab()
+    drag(scene, QPoint(200, 600), 0, -60, steps=60, ms=16)  # 1 dp every 16 ms
+    released_at = float(flick.property("contentY"))
+    _release(scene, QPoint(200, 540), ms=16)
+    assert float(_fling_of(flick).property("velocity")) == pytest.approx(62.5, rel=1e-6)
+    qtbot.waitUntil(lambda: not _fling_of(flick).property("running"), timeout=5000)
+    travel = float(flick.property("contentY")) - released_at
+    assert travel == pytest.approx(fling_distance(62.5), rel=1e-3)
+    assert travel > 1  # about 1.5 dp
+
+
+def test_in_the_studio_widget_the_fling_takes_the_fingers_velocity(preview: Any) -> None:
+    """The studio's QQuickWidget hands its mouse events on to the preview's window, where the
+    velocity is tracked (studio/preview/fingers.py): the same fling as in the scene."""
+    preview.set_spec(spec_of(_rows(40)))
+    preview.grab_image()
+    (flick,) = [i for i in find_items(preview.screen_item(), "") if i.inherits("QQuickFlickable")]
+    widget = preview.quick_widget
+    QTest.mousePress(widget, LEFT, NO_MOD, QPoint(200, 600))
+    for i in range(1, 11):
+        QTest.mouseMove(widget, QPoint(200, 600 - 20 * i), 10)
+    QTest.mouseRelease(widget, LEFT, NO_MOD, QPoint(200, 400), 10)
+    assert _fling_of(flick).property("running")
+    assert float(_fling_of(flick).property("velocity")) == pytest.approx(2000, rel=1e-6)
+
+
+def _touch(window: Any, kind: QEvent.Type, state: QEventPoint.State, y: float, ms: int) -> None:
+    point = QEventPoint(1, state, QPointF(200, y), QPointF(200, y))
+    event = QTouchEvent(kind, TOUCH, NO_MOD, [point])
+    event.setTimestamp(ms)
+    QCoreApplication.sendEvent(window, event)
+
+
+def test_a_finger_on_a_touch_screen_is_tracked_as_the_mouse_is(rows: Any) -> None:
+    """Touch events carry their own timestamps and points: the first finger is tracked, and a
+    mouse event Qt makes from it does not restart the gesture."""
+    scene, flick = rows, _flickable(rows)
+    window = scene.view
+    _touch(window, QEvent.Type.TouchBegin, QEventPoint.State.Pressed, 600, 5000)
+    for i in range(1, 11):
+        _touch(
+            window, QEvent.Type.TouchUpdate, QEventPoint.State.Updated, 600 - 20 * i, 5000 + 10 * i
+        )
+        if i == 5:
+            QTest.mousePress(window, LEFT, NO_MOD, QPoint(200, 500))  # as a synthesised press
+    _touch(window, QEvent.Type.TouchEnd, QEventPoint.State.Released, 400, 5110)
+    velocity = scene.controller.releaseVelocity(flick)
+    assert velocity.x() == pytest.approx(0, abs=1e-6)
+    assert velocity.y() == pytest.approx(-2000, rel=1e-6)  # the finger moved up
+    QTest.mouseRelease(window, LEFT, NO_MOD, QPoint(200, 500))
+    _touch(window, QEvent.Type.TouchBegin, QEventPoint.State.Pressed, 600, 6000)
+    for i in range(1, 6):
+        _touch(
+            window, QEvent.Type.TouchUpdate, QEventPoint.State.Updated, 600 - 20 * i, 6000 + 10 * i
+        )
+    _touch(window, QEvent.Type.TouchEnd, QEventPoint.State.Released, 500, 6095)  # 45 ms still
+    assert scene.controller.releaseVelocity(flick).y() == 0
 
 
 def test_a_fling_into_the_top_ends_in_a_stretch_EdgeEffect_onAbsorb(  # noqa: N802

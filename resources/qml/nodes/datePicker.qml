@@ -502,16 +502,17 @@ Rectangle {
                         }
                     }
                     // The finger lifted moving: Qt's flick gives way to the snap.
+                    // with the finger's velocity as Compose's VelocityTracker estimates it
+                    // (studio/preview/fingers.py), also on a release too slow for Qt to flick
                     onFlickStarted: {
-                        var v = horizontalVelocity;
                         released = false;
                         cancelFlick();
-                        release(v);
+                        release(-preview.releaseVelocity(months).x);
                     }
                     onMovementEnded: {
                         if (released) {
                             released = false;
-                            release(0);
+                            release(-preview.releaseVelocity(months).x);
                         }
                     }
                     // A touch while the months move (a snap, or an arrow's slide) stops them

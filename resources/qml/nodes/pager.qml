@@ -188,8 +188,14 @@ ListView {
     }
     // The finger lifted moving: Qt's flick gives way to the pager's snap (a flick released into
     // a stretched end is absorbed there, Compose `applyToFling`).
+    // The velocity is the finger's as Compose's VelocityTracker estimates it
+    // (`preview.releaseVelocity`, studio/preview/fingers.py), not Qt's; the pages move against
+    // the finger. A release too slow for Qt to flick still settles with it (`onDragStopped`).
+    function releaseVelocity() {
+        return -preview.releaseVelocity(pv).x;
+    }
     onFlickStarted: {
-        var v = horizontalVelocity;
+        var v = releaseVelocity();
         released = false;
         cancelFlick();
         release(stretch.catchFling(v) ? 0 : v);
@@ -197,7 +203,8 @@ ListView {
     onMovementEnded: {
         if (released) {
             released = false;
-            release(0);
+            var v = releaseVelocity();
+            release(stretch.catchFling(v) ? 0 : v);
         }
     }
     function release(v) {

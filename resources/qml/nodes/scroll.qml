@@ -56,10 +56,26 @@ Flickable {
         horizontal: f.horizontal
         stretch: edges
     }
+    // The fling takes the finger's velocity as Compose's VelocityTracker estimates it
+    // (`preview.releaseVelocity`, studio/preview/fingers.py), not Qt's; the content moves against
+    // the finger. Compose flings on every release (Scrollable `onDragStopped`), also one too slow
+    // for Qt to flick: that one ends the movement with no flick.
+    function releaseVelocity() {
+        var r = preview.releaseVelocity(f);
+        return -(horizontal ? r.x : r.y);
+    }
+    property bool released: false
+    onDraggingChanged: released = !dragging
     onFlickStarted: {
-        var v = horizontal ? horizontalVelocity : verticalVelocity;
+        released = false;
         cancelFlick();
-        flinger.fling(v);
+        flinger.fling(releaseVelocity());
+    }
+    onMovementEnded: {
+        if (released) {
+            released = false;
+            flinger.fling(releaseVelocity());
+        }
     }
     // A touch stops a fling (Compose's scrollable cancels it on the next press), here once the
     // press lands, not at the first move of a drag.
