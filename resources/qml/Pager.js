@@ -44,7 +44,7 @@ function bounds(pos, count) {
 }
 
 // Where a released swipe settles (PagerSnapLayoutInfoProvider.kt `calculateFinalSnappingBound`):
-// `pos` where the finger lifted, `drag` how far it moved the pages since it went down
+// `pos` where the finger lifted, `drag` how far the finger went from its press to its lift
 // (PagerState `upDownDifference`, in pages, > 0 towards the higher page), `velocity` the release
 // velocity. A fling (|velocity| >= 400 dp/s) goes to the page ahead of it in its direction, the
 // next bound: never more than one page away. Slower, the drag's part past whole pages decides:

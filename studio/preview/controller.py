@@ -685,6 +685,12 @@ class PreviewController(QObject):
         estimates it (fingers.py); a scroll or pager flings with it."""
         return self._fingers.velocity_in(item)
 
+    @Slot(QQuickItem, result=QPointF)
+    def releaseTravel(self, item: QQuickItem) -> QPointF:  # noqa: N802 (QML name)
+        """How far the finger went from its press to its lift, in `item`'s dp (a pager's
+        `upDownDifference`)."""
+        return self._fingers.travel_in(item)
+
     @Slot(float, float)
     def placeRoot(self, max_w: float, max_h: float) -> None:  # noqa: N802 (QML name)
         """The window offers the root this much space (fullscreen and sheets: their area)."""

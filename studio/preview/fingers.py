@@ -2,7 +2,7 @@
 
 An event filter on the preview's QQuickWindow feeds one pointer's press, moves and release
 (the mouse, or the first finger of a touch) into `velocity.PointerVelocity`, with the events'
-own timestamps and scene positions. The scroll and the pager ask for the velocity when the
+own timestamps and scene positions, and remembers where the gesture went down and came up. The scroll and the pager ask for the velocity when the
 finger lifts (`PreviewController.releaseVelocity`), in place of Qt's `horizontalVelocity` /
 `verticalVelocity`. The window sees an event before any item does, so the release is counted
 by the time a Flickable's `flickStarted` or `movementEnded` runs.
@@ -43,6 +43,9 @@ class FingerTracker(QObject):
         self._window: QQuickWindow | None = None
         self._source = ""  # "mouse" or "touch": the kind of the gesture under way
         self._touch_id = -1
+        # Where the last gesture went down and came up (scene coordinates).
+        self._down = QPointF()
+        self._up = QPointF()
 
     def watch(self, window: QQuickWindow) -> None:
         if window is self._window:
@@ -70,10 +73,12 @@ class FingerTracker(QObject):
             if self._pointer.down:
                 return  # a second button on the same drag
             self._source = "mouse"
+            self._down = self._up = QPointF(at)
             self._pointer.press(event.timestamp())
         elif step == "move":
             self._pointer.move(event.timestamp(), at.x(), at.y())
         elif not event.buttons():
+            self._up = QPointF(at)
             self._pointer.release(event.timestamp())
             self._source = ""
 
@@ -84,6 +89,7 @@ class FingerTracker(QObject):
         if step == "press":
             self._source = "touch"
             self._touch_id = points[0].id()
+            self._down = self._up = QPointF(points[0].scenePosition())
             self._pointer.press(event.timestamp())
             return
         if self._touch_id < 0:
@@ -95,9 +101,15 @@ class FingerTracker(QObject):
             at = point.scenePosition()
             self._pointer.move(event.timestamp(), at.x(), at.y())
         if step == "release" or point.state() == point.State.Released:
+            self._up = QPointF(point.scenePosition())
             self._pointer.release(event.timestamp())
             self._source = ""
             self._touch_id = -1
+
+    def travel_in(self, item: QQuickItem) -> QPointF:
+        """From where the last gesture went down to where it came up, in `item`'s coordinates
+        (Compose's pager reads this as PagerState `upDownDifference`)."""
+        return item.mapFromScene(self._up) - item.mapFromScene(self._down)
 
     def velocity_in(self, item: QQuickItem) -> QPointF:
         """The finger's velocity at its last move, in `item`'s coordinates per second (dp/s on

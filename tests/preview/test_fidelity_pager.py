@@ -149,6 +149,23 @@ def test_a_slow_release_past_half_a_page_goes_on_and_then_sends_page_changed_Pag
     assert event.pages == {"p": 1}
 
 
+def test_the_finger_not_the_pages_measures_the_drag_PagerState_upDownDifference(  # noqa: N802
+    pages: Any, qtbot: Any
+) -> None:
+    """Dragged 215 dp and held still: the pages moved less, by the drag threshold Qt waits for
+    before they follow, short of half a page; the finger went past half a page. Compose measures
+    the drag from the press to the lift (`dragGestureDelta` is `upDownDifference`, the pointer's
+    up position less its down position), so the pages go on to the next page."""
+    scene, pager = pages, _pager(pages)
+    drag(scene, QPoint(300, Y), -215, 0, steps=43, ms=40)
+    moved = _x(pager) / W
+    assert moved < 0.5 < 215 / W  # the pages alone would go back
+    _release(scene, 85, ms=300)
+    assert float(pager.property("v0")) == 0 and pager.property("targetPage") == 1
+    qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
+    assert _x(pager) == _page_x(pager, 1) and scene.controller.runtime.pages["p"] == 1
+
+
 def test_a_quick_short_flick_goes_one_page_its_way_MinFlingVelocityDp(  # noqa: N802
     pages: Any, qtbot: Any
 ) -> None:

@@ -174,13 +174,11 @@ ListView {
     }
 
     // -- a swipe --------------------------------------------------------------------------------
-    property real dragFrom: 0
     property bool released: false
     onDraggingChanged: {
         if (dragging) {
             spring.stop();
             moveKind = "";
-            dragFrom = position();
             released = false;
         } else {
             released = true;  // a flick starts next, or the movement ends
@@ -191,25 +189,31 @@ ListView {
     // The velocity is the finger's as Compose's VelocityTracker estimates it
     // (`preview.releaseVelocity`, studio/preview/fingers.py), not Qt's; the pages move against
     // the finger. A release too slow for Qt to flick still settles with it (`onDragStopped`).
+    // How far the drag went is the finger's way from its press to its lift (PagerState
+    // `upDownDifference`, `dragGestureDelta`), in pages towards the higher page: the pages moved
+    // less by the drag threshold Qt waits for before they follow.
     function releaseVelocity() {
         return -preview.releaseVelocity(pv).x;
+    }
+    function fingerDrag() {
+        return pageW > 0 ? towardsHigher(-preview.releaseTravel(pv).x) / pageW : 0;
     }
     onFlickStarted: {
         var v = releaseVelocity();
         released = false;
         cancelFlick();
-        release(stretch.catchFling(v) ? 0 : v);
+        release(stretch.catchFling(v) ? 0 : v, fingerDrag());
     }
     onMovementEnded: {
         if (released) {
             released = false;
             var v = releaseVelocity();
-            release(stretch.catchFling(v) ? 0 : v);
+            release(stretch.catchFling(v) ? 0 : v, fingerDrag());
         }
     }
-    function release(v) {
+    function release(v, drag) {
         var at = position();
-        var target = Pager.settleTarget(at, at - dragFrom, towardsHigher(v), count, pageW);
+        var target = Pager.settleTarget(at, drag, towardsHigher(v), count, pageW);
         springTo(target, v, Pager.SNAP_STIFFNESS, true, "settle");
     }
     // A touch stops the pages where they are: on a scroll in progress Compose's scrollable starts
@@ -235,8 +239,7 @@ ListView {
     }
     function resume() {
         if (!dragging && !flicking && !settling) {
-            dragFrom = position();
-            release(0);
+            release(0, 0);
         }
     }
 
