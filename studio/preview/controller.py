@@ -26,7 +26,7 @@ from studio.preview.scheme import Scheme, build_scheme
 from studio.preview.styles import resolve_style
 from studio.preview.tree import SceneTree
 from studio.runtime import Runtime, StateWriteError
-from studio.runtime.tree import SubtreeFacts, asset_references, own_asset_ids
+from studio.runtime.tree import SubtreeFacts, asset_facts, asset_references
 from studio.spec.anchors import show_refusal
 from studio.spec.tree import is_node
 
@@ -112,7 +112,7 @@ class PreviewController(QObject):
         self._device: DeviceProfile = profile_for(412, 915)
         self._device_chrome = True
         self._keyboard = False  # a text field has the focus
-        self._asset_facts: SubtreeFacts[str] = SubtreeFacts(own_asset_ids)
+        self._asset_facts: SubtreeFacts[str] = asset_facts()
         self._references: tuple[str, ...] = ()
         self._missing: list[str] = []
         self._assets_root: Any = None  # the tree the next asset check reads

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from studio.runtime.tree import expanded_children
@@ -96,6 +97,54 @@ def bound_value(node: Node, value: Callable[[str], Any]) -> Any:
     return value(key)
 
 
+@dataclass(frozen=True)
+class Shown:
+    """A node on screen: where it is, the repeat item it belongs to and the pager it is in."""
+
+    node: Node
+    address: str
+    scope: Mapping[str, Any] | None
+    pager: str | None
+
+
+def shown_nodes(
+    root: Node,
+    *,
+    visible: Callable[[Node, Mapping[str, Any] | None], bool],
+    is_open: Callable[[Node], bool],
+    page_of: Callable[[str], int],
+    unnamed_pager: str = "all",
+) -> Iterator[Shown]:
+    """The nodes on screen in reading order, repeats expanded: a node whose `visibleWhen` fails,
+    a closed dialog, snackbar or sheet, and a pager's pages other than its current one are left
+    out with everything under them. A pager without an id has no page in the state: its pages
+    are all walked with `unnamed_pager="all"`, only its first (where the phone's
+    `rememberPagerState` starts) with `"first"`. Scroll position does not matter."""
+
+    def visit(shown: Shown) -> Iterator[Shown]:
+        node = shown.node
+        if not visible(node, shown.scope):
+            return
+        kind = node.get("type")
+        if kind in MODALS and not is_open(node):
+            return
+        yield shown
+        children = expanded_children(node, shown.address, shown.scope)
+        pager = shown.pager
+        if kind == "pager":
+            key = node.get("id")
+            if isinstance(key, str):
+                pager = key
+                page = page_of(key)
+                children = children[page : page + 1]
+            elif unnamed_pager == "first":
+                children = children[:1]
+        for child, at, child_scope in children:
+            yield from visit(Shown(child, at, child_scope, pager))
+
+    yield from visit(Shown(root, "root", None, None))
+
+
 def summarize(
     root: Node,
     *,
@@ -106,38 +155,25 @@ def summarize(
     value: Callable[[str], Any],
 ) -> list[dict[str, Any]]:
     """`[{address, type, text, ...}]` for each visible node with something to show, in reading
-    order: only the current page of each pager, closed dialogs/snackbars/sheets and nodes whose
-    `visibleWhen` fails left out. A repeat instance's entry adds `item` (its index); a control
-    bound to state adds `value`; a node with an `id` adds it."""
+    order (`shown_nodes`; every page of a pager without an id). A repeat instance's entry adds
+    `item` (its index); a control bound to state adds `value`; a node with an `id` adds it."""
     out: list[dict[str, Any]] = []
-
-    def visit(node: Node, address: str, scope: Mapping[str, Any] | None, pager: str | None) -> None:
-        if not visible(node, scope):
-            return
-        kind = node.get("type")
-        if kind in MODALS and not is_open(node):
-            return
-        texts = [bind(t, scope, pager) for t in node_texts(node, value)]
+    for shown in shown_nodes(root, visible=visible, is_open=is_open, page_of=page_of):
+        node, scope, kind = shown.node, shown.scope, shown.node.get("type")
+        texts = [bind(t, scope, shown.pager) for t in node_texts(node, value)]
         current = bound_value(node, value)
-        shown = bool(texts) or current is not None
-        if shown and (kind not in _SILENT or node.get("contentDescription")):
-            entry: dict[str, Any] = {"address": address, "type": kind, "text": " | ".join(texts)}
-            if isinstance(node.get("id"), str):
-                entry["id"] = node["id"]
-            if scope and isinstance(scope.get("index"), int):
-                entry["item"] = scope["index"]
-            if current is not None:
-                entry["value"] = current
-            out.append(entry)
-        children = expanded_children(node, address, scope)
-        if kind == "pager" and isinstance(node.get("id"), str):
-            pager = node["id"]
-            page = page_of(pager)
-            children = children[page : page + 1]
-        for child, at, child_scope in children:
-            visit(child, at, child_scope, pager)
-
-    visit(root, "root", None, None)
+        if not (texts or current is not None):
+            continue
+        if kind in _SILENT and not node.get("contentDescription"):
+            continue
+        entry: dict[str, Any] = {"address": shown.address, "type": kind, "text": " | ".join(texts)}
+        if isinstance(node.get("id"), str):
+            entry["id"] = node["id"]
+        if scope and isinstance(scope.get("index"), int):
+            entry["item"] = scope["index"]
+        if current is not None:
+            entry["value"] = current
+        out.append(entry)
     return out
 
 
@@ -151,23 +187,10 @@ def text_field_on_screen(
     """Whether an editable field is on screen, as AutoMobile decides when its window may take
     the focus (and so Back): RM PrototypeRenderModel.kt `hasVisibleTextField`. A `textField`
     counts unless it or an ancestor is hidden by `visibleWhen`, it lies on a pager page other
-    than the settled one, or inside a dialog, snackbar or sheet that is closed (an open one's
-    fields count: `modalPrototypeSheets`). Scroll position does not matter: a field scrolled out
-    of the viewport still counts, as on the phone."""
-
-    def visit(node: Node, address: str, scope: Mapping[str, Any] | None) -> bool:
-        if not visible(node, scope):
-            return False
-        kind = node.get("type")
-        if kind == "textField":
-            return True
-        if kind in MODALS and not is_open(node):
-            return False
-        children = expanded_children(node, address, scope)
-        if kind == "pager":
-            pager = node.get("id")
-            page = page_of(pager) if isinstance(pager, str) else 0
-            children = children[page : page + 1]
-        return any(visit(child, at, child_scope) for child, at, child_scope in children)
-
-    return visit(root, "root", None)
+    than the settled one (the first, for a pager without an id), or inside a dialog, snackbar or
+    sheet that is closed (an open one's fields count: `modalPrototypeSheets`). Scroll position
+    does not matter: a field scrolled out of the viewport still counts, as on the phone."""
+    shown = shown_nodes(
+        root, visible=visible, is_open=is_open, page_of=page_of, unnamed_pager="first"
+    )
+    return any(s.node.get("type") == "textField" for s in shown)

@@ -111,10 +111,14 @@ class SubtreeFacts(Generic[Fact]):
     reuses a cached subtree whenever the new tree holds the very same object at the same
     address, and re-walks only the changed path (plus the direct children of each node on it,
     compared by identity). A repeat container is cached as a whole: its instances are bound
-    copies whose identity says nothing."""
+    copies whose identity says nothing. With `expand_repeats=False` a repeat container is
+    walked as written instead: its template once, whatever its items, cached as any node."""
 
-    def __init__(self, own: Callable[[Node, str], Iterable[Fact]]) -> None:
+    def __init__(
+        self, own: Callable[[Node, str], Iterable[Fact]], *, expand_repeats: bool = True
+    ) -> None:
         self._own = own
+        self._expand = expand_repeats
         self._root: _Entry[Fact] | None = None
 
     def update(self, root: Node, address: str = "root") -> tuple[Fact, ...]:
@@ -125,7 +129,7 @@ class SubtreeFacts(Generic[Fact]):
     def _entry(self, node: Node, address: str, old: _Entry[Fact] | None) -> _Entry[Fact]:
         if old is not None and old.node is node and old.address == address:
             return old
-        if repeat_of(node) is not None:
+        if self._expand and repeat_of(node) is not None:
             facts = [fact for n, at, _ in walk(node, address) for fact in self._own(n, at)]
             return _Entry(node, address, tuple(facts), ())
         facts = list(self._own(node, address))
@@ -164,7 +168,8 @@ def own_asset_ids(node: Node, address: str = "") -> list[str]:
     """The asset ids a node itself names (IM PrototypeImages.kt `prototypeAssetReferences`):
     font assets of its `style` and `styleWhen` styles (`fontFamily: {asset}`), then an
     `image`'s asset, or the `image` of each `tabBar` / `bottomNav` item; a `{light, dark}` pair
-    names both, whichever mode is drawn."""
+    names both, whichever mode is drawn. A repeat's template counts as written (`asset_facts`
+    walks it so)."""
     ids: list[str] = []
     styles = [node.get("style")]
     when = node.get("styleWhen")
@@ -181,17 +186,19 @@ def own_asset_ids(node: Node, address: str = "") -> list[str]:
         for item in node["items"]:
             if isinstance(item, Mapping):
                 ids += _mode_ids(item.get("image"))
-    if repeat_of(node) is not None:
-        # The phone walks a repeat's template as written (`prototypeDescendants`), so its ids
-        # count even with no items; a repeat binds no asset id (PrototypeRepeat.kt `bound`
-        # copies an image as it is).
-        for child, at in children(node, address):
-            ids += [i for n, a, _ in walk(child, at) for i in own_asset_ids(n, a)]
     return ids
 
 
+def asset_facts() -> SubtreeFacts[str]:
+    """`own_asset_ids` of every node of a tree, kept up to date by `update`. The phone walks a
+    repeat's template as written (IM `prototypeAssetReferences` over `prototypeDescendants`), so
+    its ids count once and even with no items; a repeat binds no asset id (PrototypeRepeat.kt
+    `bound` copies an image as it is), so its instances would only repeat them."""
+    return SubtreeFacts(own_asset_ids, expand_repeats=False)
+
+
 def asset_references(facts: Iterable[str]) -> list[str]:
-    """`own_asset_ids` over a whole tree (as `SubtreeFacts(own_asset_ids)` gives them), in
+    """`own_asset_ids` over a whole tree (as `asset_facts` gives them), in
     first-use order without repeats: hidden nodes and other pages too, since they can show
     without another show (`prototypeAssetReferences`)."""
     return list(dict.fromkeys(facts))

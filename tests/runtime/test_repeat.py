@@ -84,7 +84,7 @@ def test_asset_references_cover_every_image_font_and_nav_item_IM_prototypeAssetR
     the node's images (both sides of a pair), tab and nav item images; first use first, no
     repeats; a repeat's template as written (PrototypeRepeat.kt binds no asset id), with no
     items too."""
-    from studio.runtime.tree import SubtreeFacts, asset_references, own_asset_ids
+    from studio.runtime.tree import asset_facts, asset_references
 
     root = {"type": "column", "style": {"fontFamily": {"asset": "brand"}}, "children": [
         {"type": "text", "text": "a", "styleWhen": [
@@ -98,7 +98,12 @@ def test_asset_references_cover_every_image_font_and_nav_item_IM_prototypeAssetR
          "children": [{"type": "image", "asset": "empty"}]},
         {"type": "bottomNav", "items": [{"label": "N", "image": "brand"}]},
     ]}  # fmt: skip
-    facts = SubtreeFacts(own_asset_ids).update(root)
+    facts = asset_facts().update(root)
     assert asset_references(facts) == [
         "brand", "bold", "day", "night", "tab_a", "c", "{it.p}", "empty"
     ]  # fmt: skip
+    # The template is walked once, not once per item: a thousand items name "{it.p}" once.
+    many = {**root, "children": [{"type": "column", "repeat": {
+        "items": [{"p": str(i)} for i in range(1000)], "as": "it"},
+        "children": [{"type": "image", "asset": "{it.p}"}]}]}  # fmt: skip
+    assert asset_facts().update(many) == ("brand", "{it.p}")
