@@ -62,6 +62,19 @@ def mirror(view: MirrorView) -> Iterator[Mirror]:
     m.stop()
 
 
+@pytest.fixture
+def phone_shell(view: MirrorView) -> Iterator[list[str]]:
+    """A fake adb server with one 1080x2400 phone behind the view's input: the shell commands
+    it receives, in order."""
+    commands: list[str] = []
+    server = FakeAdbServer()
+    server.set_devices([FakeDevice("phone1", shell=lambda cmd: commands.append(cmd) or "")])
+    view.set_device_size(1080, 2400)
+    view.attach_input(DeviceInput(Adb(AdbServer(host="127.0.0.1", port=server.port)), "phone1"))
+    yield commands
+    server.close()
+
+
 def test_frames_are_shown_at_the_device_aspect_ratio_with_fps_and_latency(
     qtbot, view: MirrorView, mirror: Mirror
 ) -> None:  # type: ignore[no-untyped-def]
@@ -101,32 +114,29 @@ def test_screencap_fallback_is_announced(qtbot, view: MirrorView) -> None:  # ty
 
 
 def test_click_taps_and_drag_swipes_in_device_pixels(
-    qtbot, view: MirrorView, mirror: Mirror, qloop: asyncio.AbstractEventLoop
+    qtbot,
+    view: MirrorView,
+    mirror: Mirror,
+    phone_shell: list[str],
+    qloop: asyncio.AbstractEventLoop,
 ) -> None:  # type: ignore[no-untyped-def]
-    commands: list[str] = []
-    server = FakeAdbServer()
-    server.set_devices([FakeDevice("phone1", shell=lambda cmd: commands.append(cmd) or "")])
-    try:
-        view.set_device_size(1080, 2400)
-        view.attach_input(DeviceInput(Adb(AdbServer(host="127.0.0.1", port=server.port)), "phone1"))
-        qtbot.waitUntil(lambda: view.frame is not None, timeout=5000)
-        # 360x800 frame in 400x400: drawn at x 110..290, y 0..400
-        with qtbot.waitSignal(view.tapped, timeout=2000) as tap:
-            qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 200))
-        assert tap.args == [540, 1200]
-        with qtbot.waitSignal(view.swiped, timeout=2000) as swipe:
-            qtbot.mousePress(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 380))
-            qtbot.mouseMove(view, QPoint(200, 100))
-            qtbot.mouseRelease(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 20))
-        assert swipe.args[:4] == [540, 2280, 540, 120]
-        qloop.run_until_complete(asyncio.wait_for(view.drain_input(), 5))
-        assert view.pending_input == 0
-        assert commands[0] == "input tap 540 1200"
-        assert commands[1].startswith("input swipe 540 2280 540 120 ")
-        with qtbot.assertNotEmitted(view.tapped):  # a click on the letterbox bar is not a tap
-            qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(20, 200))
-    finally:
-        server.close()
+    commands = phone_shell
+    qtbot.waitUntil(lambda: view.frame is not None, timeout=5000)
+    # 360x800 frame in 400x400: drawn at x 110..290, y 0..400
+    with qtbot.waitSignal(view.tapped, timeout=2000) as tap:
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 200))
+    assert tap.args == [540, 1200]
+    with qtbot.waitSignal(view.swiped, timeout=2000) as swipe:
+        qtbot.mousePress(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 380))
+        qtbot.mouseMove(view, QPoint(200, 100))
+        qtbot.mouseRelease(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 20))
+    assert swipe.args[:4] == [540, 2280, 540, 120]
+    qloop.run_until_complete(asyncio.wait_for(view.drain_input(), 5))
+    assert view.pending_input == 0
+    assert commands[0] == "input tap 540 1200"
+    assert commands[1].startswith("input swipe 540 2280 540 120 ")
+    with qtbot.assertNotEmitted(view.tapped):  # a click on the letterbox bar is not a tap
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(20, 200))
 
 
 def test_in_landscape_taps_are_mapped_to_the_rotated_screen(
@@ -154,27 +164,24 @@ def test_in_landscape_taps_are_mapped_to_the_rotated_screen(
 
 
 def test_right_click_and_esc_are_back_and_middle_click_is_home_as_scrcpy_binds_them(
-    qtbot, view: MirrorView, mirror: Mirror, qloop: asyncio.AbstractEventLoop
+    qtbot,
+    view: MirrorView,
+    mirror: Mirror,
+    phone_shell: list[str],
+    qloop: asyncio.AbstractEventLoop,
 ) -> None:  # type: ignore[no-untyped-def]
     """scrcpy doc/shortcuts.md: "Click on BACK ... Right-click", "Click on HOME ... Middle-click";
     sent as `input keyevent` (AOSP KeyEvent.java KEYCODE_BACK 4, KEYCODE_HOME 3), in order with
     the taps."""
-    commands: list[str] = []
-    server = FakeAdbServer()
-    server.set_devices([FakeDevice("phone1", shell=lambda cmd: commands.append(cmd) or "")])
-    try:
-        view.set_device_size(1080, 2400)
-        view.attach_input(DeviceInput(Adb(AdbServer(host="127.0.0.1", port=server.port)), "phone1"))
-        qtbot.waitUntil(lambda: view.frame is not None, timeout=5000)
-        with qtbot.assertNotEmitted(view.tapped):
-            qtbot.mouseClick(view, Qt.MouseButton.RightButton, pos=QPoint(200, 200))
-        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 200))
-        qtbot.mouseClick(view, Qt.MouseButton.MiddleButton, pos=QPoint(200, 200))
-        view.setFocus()
-        qtbot.keyClick(view, Qt.Key.Key_Escape)
-        qloop.run_until_complete(asyncio.wait_for(view.drain_input(), 5))
-        assert commands == [
-            "input keyevent 4", "input tap 540 1200", "input keyevent 3", "input keyevent 4"
-        ]  # fmt: skip
-    finally:
-        server.close()
+    commands = phone_shell
+    qtbot.waitUntil(lambda: view.frame is not None, timeout=5000)
+    with qtbot.assertNotEmitted(view.tapped):
+        qtbot.mouseClick(view, Qt.MouseButton.RightButton, pos=QPoint(200, 200))
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(200, 200))
+    qtbot.mouseClick(view, Qt.MouseButton.MiddleButton, pos=QPoint(200, 200))
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    qloop.run_until_complete(asyncio.wait_for(view.drain_input(), 5))
+    assert commands == [
+        "input keyevent 4", "input tap 540 1200", "input keyevent 3", "input keyevent 4"
+    ]  # fmt: skip
