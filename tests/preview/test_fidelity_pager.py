@@ -287,6 +287,33 @@ def test_a_touch_stops_the_settle_and_a_lift_settles_from_there(pages: Any, qtbo
     assert scene.controller.runtime.pages["p"] == 1
 
 
+def test_the_press_that_stops_the_pages_taps_nothing_Scrollable_startDragImmediately(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """Pages of full-page buttons: the press that stops the settling pages is the scroll's
+    (consumed at once, `startDragImmediately`), so the button under it does not click; the same
+    click on pages at rest runs the button's onTap."""
+    pages = [
+        {"type": "button", "label": f"Page {i}", "onTap": [{"type": "increment", "key": "taps"}],
+         "style": {"width": "fill", "height": "fill"}}
+        for i in range(3)
+    ]  # fmt: skip
+    scene.show(spec_of({"type": "pager", "id": "p", "style": {"width": "fill", "height": "fill"},
+                        "children": pages}, state={"taps": 0}))  # fmt: skip
+    scene.grab()
+    pager = _pager(scene)
+    drag(scene, QPoint(350, Y), -275, 0, steps=10, ms=40)
+    _release(scene, 75, ms=300)
+    qtbot.waitUntil(lambda: _x(pager) > 0.8 * W, timeout=3000)
+    QTest.mouseClick(scene.view, LEFT, NO_MOD, QPoint(200, Y))
+    assert scene.controller.runtime.value("taps") == 0
+    qtbot.waitUntil(
+        lambda: not pager.property("settling") and _x(pager) == _page_x(pager, 1), timeout=3000
+    )
+    QTest.mouseClick(scene.view, LEFT, NO_MOD, QPoint(200, Y))
+    qtbot.waitUntil(lambda: scene.controller.runtime.value("taps") == 1, timeout=2000)
+
+
 def _tab_point(scene: Any, index: int, count: int = 6) -> QPoint:
     (bar,) = [e for e in scene.visible_summary() if e["type"] == "tabBar"]
     b = bar["bounds"]

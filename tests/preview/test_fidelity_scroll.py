@@ -506,6 +506,54 @@ def test_a_touch_stops_a_fling(rows: Any, qtbot: Any) -> None:
     assert float(flick.property("contentY")) == pytest.approx(stopped, abs=1)  # Qt rounds it
 
 
+def test_the_press_that_stops_a_fling_taps_nothing_Scrollable_startDragImmediately(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """On a scroll in progress Compose's Scrollable takes the press for a drag at once and
+    consumes it, so the button under the finger does not click (its gesture is cancelled). The
+    same tap once the scroll is at rest runs the button's onTap."""
+    tap = [{"type": "increment", "key": "taps"}]
+    buttons = [
+        {"type": "button", "id": f"b{i}", "label": f"Button {i}", "onTap": tap,
+         "style": {"width": "fill", "height": {"dp": ROW}}}
+        for i in range(40)
+    ]  # fmt: skip
+    scroll = {"type": "scroll", "child": {"type": "column", "style": {"width": "fill"},
+                                          "children": buttons}}  # fmt: skip
+    scene.show(spec_of(scroll, state={"taps": 0}))
+    scene.grab()
+    flick = _flickable(scene)
+    flick.setProperty("contentY", 100)
+    scene.grab()
+    released_at, _ = _fling(scene, flick, -200)
+    qtbot.waitUntil(lambda: float(flick.property("contentY")) > released_at + 100, timeout=3000)
+    QTest.mouseClick(scene.view, LEFT, NO_MOD, QPoint(200, 500))
+    assert not _fling_of(flick).property("running")
+    assert scene.controller.runtime.value("taps") == 0
+    scene.grab()
+    QTest.mouseClick(scene.view, LEFT, NO_MOD, QPoint(200, 500))
+    qtbot.waitUntil(lambda: scene.controller.runtime.value("taps") == 1, timeout=2000)
+
+
+def test_a_drag_from_the_press_that_stops_a_fling_scrolls_on(rows: Any, qtbot: Any) -> None:
+    """The press that caught the fling starts a drag (`startDragImmediately`): moving on, the
+    finger moves the content again."""
+    scene, flick = rows, _flickable(rows)
+    flick.setProperty("contentY", 100)
+    scene.grab()
+    released_at, _ = _fling(scene, flick, -200)
+    qtbot.waitUntil(lambda: float(flick.property("contentY")) > released_at + 100, timeout=3000)
+    QTest.mousePress(scene.view, LEFT, NO_MOD, QPoint(200, 500))
+    caught = float(flick.property("contentY"))
+    for i in range(1, 21):
+        QTest.mouseMove(scene.view, QPoint(200, 500 - 10 * i), 16)
+    assert flick.property("dragging")
+    moved = float(flick.property("contentY")) - caught
+    assert 150 < moved <= 200  # with the finger, less Qt's drag threshold
+    _release(scene, QPoint(200, 300), ms=200)  # held still: no fling after it
+    assert not _fling_of(flick).property("running")
+
+
 def test_a_mouse_wheel_still_scrolls_without_a_fling_or_a_stretch(rows: Any, qtbot: Any) -> None:
     """The desktop's wheel is no touch: it scrolls by Qt's wheel steps as before (it starts no
     flick to replace) and a wheel past the top stretches nothing."""

@@ -219,22 +219,28 @@ ListView {
     // A touch stops the pages where they are: on a scroll in progress Compose's scrollable starts
     // its drag at the press (Scrollable.kt `startDragImmediately = shouldScrollImmediately()`),
     // which cancels the running animation, and its end flings from there (`onDragStopped`): lifted
-    // without a move, the pages settle from where they stopped with no velocity.
-    PointHandler {
+    // without a move, the pages settle from where they stopped with no velocity. The scroll
+    // consumes that press, so a clickable on the page under the finger does not click: over the
+    // pages while they move, this takes the press from them and keeps it until the release (a drag
+    // from it is the view's, which steals a child's press once the finger moves).
+    MouseArea {
         id: touch
-        enabled: pv.interactive
-        property bool stopped: false
-        onActiveChanged: {
-            if (active) {
-                stopped = pv.settling;
-                if (stopped) {
-                    pv.spring.stop();
-                    pv.moveKind = "";
-                }
-            } else if (stopped) {
-                stopped = false;
-                Qt.callLater(pv.resume);
-            }
+        objectName: "settleCatcher"
+        parent: pv
+        anchors.fill: parent
+        z: 1
+        property bool holding: false
+        enabled: pv.interactive && (pv.settling || holding)
+        onPressed: {
+            holding = true;
+            pv.spring.stop();
+            pv.moveKind = "";
+        }
+        onReleased: lifted()
+        onCanceled: lifted()
+        function lifted() {
+            holding = false;
+            Qt.callLater(pv.resume);
         }
     }
     function resume() {

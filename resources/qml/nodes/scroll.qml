@@ -83,4 +83,24 @@ Flickable {
         enabled: f.flinger.running
         onActiveChanged: if (active) f.flinger.stop()
     }
+    // ... and that press is the scroll's, not the content's: on a scroll in progress Scrollable
+    // starts its drag at the press (`startDragImmediately`) and consumes it, so a clickable under
+    // the finger sees its gesture consumed and does not click. Over the viewport while a fling
+    // runs, this takes the press from the content under it; it keeps it until the release (a
+    // drag from it is the Flickable's, which steals a child's press once the finger moves).
+    MouseArea {
+        id: catcher
+        objectName: "flingCatcher"
+        parent: f
+        anchors.fill: parent
+        z: 1
+        property bool holding: false
+        enabled: f.flinger.running || holding
+        onPressed: {
+            holding = true;
+            f.flinger.stop();
+        }
+        onReleased: holding = false
+        onCanceled: holding = false
+    }
 }
