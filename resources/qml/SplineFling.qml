@@ -1,8 +1,7 @@
 // Compose's default fling on a scrolling Flickable (a scroll node, the scrollable tab row):
 // `ScrollableDefaults.flingBehavior()`, a DefaultFlingBehavior over the spline decay
-// (FlingCalculator.kt `flingInfo`, Overscroll.js), in place of Qt's constant deceleration. The
-// host cancels Qt's flick as it starts and hands its release velocity to `fling`:
-//     onFlickStarted: { var v = verticalVelocity; cancelFlick(); flinger.fling(v); }
+// (FlingCalculator.kt `flingInfo`, Overscroll.js), in place of Qt's constant deceleration.
+// ComposeFling.qml cancels Qt's flick as it starts and hands the release velocity to `fling`.
 // A fling that meets a bound stops there and gives the velocity it still had to the edge's stretch
 // (DefaultFlingBehavior `performFling` returns it, the overscroll's `applyToFling` absorbs it).
 import QtQuick

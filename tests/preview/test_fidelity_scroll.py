@@ -18,7 +18,7 @@ from PySide6.QtQuick import QQuickItem
 from PySide6.QtTest import QTest
 
 from tests.preview.fidelity import spec_of
-from tests.preview.helpers import LEFT, NO_MOD, drag, find_items, pixels
+from tests.preview.helpers import LEFT, NO_MOD, drag, find_items, find_named, pixels
 from tests.preview.probe import opengl_probe
 
 ROW = 80  # dp, each row of the test lists
@@ -604,3 +604,68 @@ def test_in_the_studios_preview_widget_the_stretch_and_the_fling_run(
     qtbot.waitUntil(lambda: not fling.property("running"), timeout=5000)
     travel = float(flick.property("contentY")) - released_at
     assert travel == pytest.approx(fling_distance(velocity), rel=1e-3)
+
+
+# --- the other scrolling rows of Compose: the date picker's year list, the scrollable tab row --
+
+
+def _quick_fling(scene: Any, start: QPoint, dx: int, dy: int) -> None:
+    """Ten moves of (dx, dy) / 10, 10 ms apart, released 10 ms after the last."""
+    QTest.mousePress(scene.view, LEFT, NO_MOD, start)
+    for i in range(1, 11):
+        QTest.mouseMove(scene.view, QPoint(start.x() + dx * i // 10, start.y() + dy * i // 10), 10)
+    QTest.mouseRelease(scene.view, LEFT, NO_MOD, QPoint(start.x() + dx, start.y() + dy), 10)
+
+
+def test_the_year_list_flings_as_a_scroll_LazyVerticalGrid_flingBehavior(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """DatePicker.kt `YearPicker` is a LazyVerticalGrid: the default fling (the spline decay)
+    from the tracked velocity, and a tap on the moving list picks no year."""
+    from tests.preview.test_fidelity_datepicker import _named, _open_years, _spec
+
+    scene.show(_spec())
+    scene.grab()
+    _open_years(scene, qtbot)
+    grid = _named(scene, "yearGrid")
+    fling = _fling_of(grid)
+    centre = grid.mapToScene(grid.boundingRect().center()).toPoint()
+    start_y = float(grid.property("contentY"))
+    _quick_fling(scene, QPoint(centre.x(), centre.y() + 60), 0, -120)  # 1200 dp/s up
+    released_at = float(grid.property("contentY"))
+    assert fling.property("running")
+    assert float(fling.property("velocity")) == pytest.approx(1200, rel=1e-6)
+    QTest.mouseClick(scene.view, LEFT, NO_MOD, centre)  # catches the fling, picks nothing
+    assert not fling.property("running")
+    picker = find_named(scene.screen_item(), "datePicker")
+    assert picker is not None and picker.property("yearsOpen")  # a year's tap would close it
+    assert float(grid.property("contentY")) > start_y
+    # Let the next one run out: the spline's distance, not Qt's constant deceleration.
+    _quick_fling(scene, QPoint(centre.x(), centre.y() + 60), 0, -120)
+    released_at = float(grid.property("contentY"))
+    qtbot.waitUntil(lambda: not fling.property("running"), timeout=5000)
+    travel = float(grid.property("contentY")) - released_at
+    assert travel == pytest.approx(fling_distance(1200), rel=1e-3)
+
+
+def test_a_scrollable_tab_row_flings_as_a_scroll_ScrollableTabRow_horizontalScroll(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """M3 ScrollableTabRow scrolls its tabs with `horizontalScroll`: the spline decay from the
+    tracked velocity, as a horizontal scroll node."""
+    tabs = {"type": "tabBar", "stateKey": "t", "scrollable": True,
+            "items": [{"label": f"Tab number {i}"} for i in range(30)]}  # fmt: skip
+    scene.show(spec_of({"type": "column", "style": {"width": "fill"}, "children": [tabs]},
+                       state={"t": 0}))  # fmt: skip
+    scene.grab()
+    strip = find_named(scene.screen_item(), "tabStrip")
+    assert strip is not None
+    fling = _fling_of(strip)
+    y = int(strip.mapToScene(strip.boundingRect().center()).y())
+    _quick_fling(scene, QPoint(350, y), -150, 0)  # 1500 dp/s to the left
+    released_at = float(strip.property("contentX"))
+    assert float(fling.property("velocity")) == pytest.approx(1500, rel=1e-6)
+    qtbot.waitUntil(lambda: not fling.property("running"), timeout=5000)
+    travel = float(strip.property("contentX")) - released_at
+    assert travel == pytest.approx(fling_distance(1500), rel=1e-3)
+    assert scene.controller.runtime.value("t") == 0  # a swipe selects no tab

@@ -695,7 +695,19 @@ Rectangle {
                 cellWidth: width / 3
                 cellHeight: 36 + 16
                 clip: true
-                boundsBehavior: Flickable.StopAtBounds
+                // A LazyVerticalGrid: Compose's default stretch and fling, as a scroll node
+                // (EdgeStretch.qml, ComposeFling.qml).
+                boundsBehavior: yearEdges.on ? Flickable.DragOverBounds : Flickable.StopAtBounds
+                boundsMovement: Flickable.StopAtBounds
+                contentItem.transform: EdgeStretch {
+                    id: yearEdges
+                    flick: yearGrid
+                }
+                maximumFlickVelocity: 8000
+                ComposeFling {
+                    flick: yearGrid
+                    stretch: yearEdges
+                }
                 interactive: !preview.editMode
                 cacheBuffer: 0
                 model: 2100 - 1900 + 1

@@ -39,10 +39,7 @@ Flickable {
     onFromEndChanged: { moved = false; toStart(); }
     onContentWidthChanged: if (fromEnd) toStart()
     onWidthChanged: if (fromEnd) toStart()
-    onMovementStarted: {
-        moved = true;
-        flinger.stop();  // a new drag stops a fling
-    }
+    onMovementStarted: moved = true
     Component.onCompleted: if (fromEnd) toStart()
     onContentXChanged: preview.scrolled(d.n, contentX, contentY)
     onContentYChanged: preview.scrolled(d.n, contentX, contentY)
@@ -51,56 +48,10 @@ Flickable {
     // Qt caps the release velocity it reports with this (2500 by default); Compose with
     // ViewConfiguration's maximum fling velocity, 8000 dp/s.
     maximumFlickVelocity: Overscroll.MAX_FLING_VELOCITY
-    property SplineFling flinger: SplineFling {
+    // The release's fling, a press that stops it and the press it takes (ComposeFling.qml).
+    ComposeFling {
         flick: f
         horizontal: f.horizontal
         stretch: edges
-    }
-    // The fling takes the finger's velocity as Compose's VelocityTracker estimates it
-    // (`preview.releaseVelocity`, studio/preview/fingers.py), not Qt's; the content moves against
-    // the finger. Compose flings on every release (Scrollable `onDragStopped`), also one too slow
-    // for Qt to flick: that one ends the movement with no flick.
-    function releaseVelocity() {
-        var r = preview.releaseVelocity(f);
-        return -(horizontal ? r.x : r.y);
-    }
-    property bool released: false
-    onDraggingChanged: released = !dragging
-    onFlickStarted: {
-        released = false;
-        cancelFlick();
-        flinger.fling(releaseVelocity());
-    }
-    onMovementEnded: {
-        if (released) {
-            released = false;
-            flinger.fling(releaseVelocity());
-        }
-    }
-    // A touch stops a fling (Compose's scrollable cancels it on the next press), here once the
-    // press lands, not at the first move of a drag.
-    PointHandler {
-        enabled: f.flinger.running
-        onActiveChanged: if (active) f.flinger.stop()
-    }
-    // ... and that press is the scroll's, not the content's: on a scroll in progress Scrollable
-    // starts its drag at the press (`startDragImmediately`) and consumes it, so a clickable under
-    // the finger sees its gesture consumed and does not click. Over the viewport while a fling
-    // runs, this takes the press from the content under it; it keeps it until the release (a
-    // drag from it is the Flickable's, which steals a child's press once the finger moves).
-    MouseArea {
-        id: catcher
-        objectName: "flingCatcher"
-        parent: f
-        anchors.fill: parent
-        z: 1
-        property bool holding: false
-        enabled: f.flinger.running || holding
-        onPressed: {
-            holding = true;
-            f.flinger.stop();
-        }
-        onReleased: holding = false
-        onCanceled: holding = false
     }
 }

@@ -50,13 +50,28 @@ Item {
     }
     Flickable {
         id: strip
+        objectName: "tabStrip"
         anchors.fill: parent
         interactive: tabs.scrollable
         flickableDirection: Flickable.HorizontalFlick
         contentWidth: row.width
         contentHeight: height
         clip: tabs.scrollable
-        boundsBehavior: Flickable.StopAtBounds
+        // ScrollableTabRow scrolls its row with `horizontalScroll`: Compose's default stretch
+        // and fling, as a scroll node (EdgeStretch.qml, ComposeFling.qml).
+        boundsBehavior: stripEdges.on ? Flickable.DragOverBounds : Flickable.StopAtBounds
+        boundsMovement: Flickable.StopAtBounds
+        contentItem.transform: EdgeStretch {
+            id: stripEdges
+            flick: strip
+            vertical: false
+        }
+        maximumFlickVelocity: 8000
+        ComposeFling {
+            flick: strip
+            horizontal: true
+            stretch: stripEdges
+        }
         Row {
             id: row
             x: tabs.scrollable ? 52 : 0
