@@ -2,9 +2,10 @@
 
 An event filter on the preview's QQuickWindow feeds one pointer's press, moves and release
 (the mouse, or the first finger of a touch) into `velocity.PointerVelocity`, with the events'
-own timestamps and scene positions, and remembers where the gesture went down and came up. The scroll and the pager ask for the velocity when the
-finger lifts (`PreviewController.releaseVelocity`), in place of Qt's `horizontalVelocity` /
-`verticalVelocity`. The window sees an event before any item does, so the release is counted
+own timestamps and scene positions, and remembers where the gesture went down and came up. The
+scroll and the pager ask for the velocity when the finger lifts
+(`PreviewController.releaseVelocity`), in place of Qt's `horizontalVelocity` /
+`verticalVelocity`, and the pager for the way it went (`releaseTravel`). The window sees an event before any item does, so the release is counted
 by the time a Flickable's `flickStarted` or `movementEnded` runs.
 """
 
@@ -70,8 +71,8 @@ class FingerTracker(QObject):
             return  # a mouse event Qt made from the finger being tracked
         at = event.scenePosition()
         if step == "press":
-            if self._pointer.down:
-                return  # a second button on the same drag
+            if self._pointer.down and event.buttons() & ~event.button():
+                return  # a second button on the same drag (a lost release starts afresh)
             self._source = "mouse"
             self._down = self._up = QPointF(at)
             self._pointer.press(event.timestamp())

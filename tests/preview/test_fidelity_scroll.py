@@ -362,6 +362,20 @@ def test_a_finger_on_a_touch_screen_is_tracked_as_the_mouse_is(rows: Any) -> Non
     assert scene.controller.releaseVelocity(flick).y() == 0
 
 
+def test_a_press_after_a_lost_release_tracks_a_new_gesture(rows: Any) -> None:
+    """A release the window never saw (the button let go outside it) leaves the tracker down:
+    the next press of that button starts a new gesture all the same."""
+    scene, flick = rows, _flickable(rows)
+    QTest.mousePress(scene.view, LEFT, NO_MOD, QPoint(200, 600))
+    for i in range(1, 6):
+        QTest.mouseMove(scene.view, QPoint(200, 600 - 40 * i), 10)  # 4000 dp/s up, never released
+    QTest.mousePress(scene.view, LEFT, NO_MOD, QPoint(200, 300))
+    for i in range(1, 6):
+        QTest.mouseMove(scene.view, QPoint(200, 300 + 10 * i), 10)  # 1000 dp/s down
+    _release(scene, QPoint(200, 350), ms=10)
+    assert scene.controller.releaseVelocity(flick).y() == pytest.approx(1000, rel=1e-6)
+
+
 def test_a_fling_into_the_top_ends_in_a_stretch_EdgeEffect_onAbsorb(  # noqa: N802
     rows: Any, qtbot: Any
 ) -> None:
