@@ -329,6 +329,32 @@ def test_in_the_studio_widget_the_fling_takes_the_fingers_velocity(preview: Any)
     assert float(_fling_of(flick).property("velocity")) == pytest.approx(2000, rel=1e-6)
 
 
+def test_at_half_zoom_the_fling_is_in_the_phones_dp(quick: Any, qtbot: Any) -> None:
+    """The studio draws the device at any zoom, the layout in dp: a finger moving 1000 logical
+    pixels a second over a device drawn at 50 % moves 2000 dp/s on the phone, and the fling
+    takes that."""
+    from studio.preview.widget import PreviewWidget
+
+    preview = PreviewWidget(show_frame=True)
+    qtbot.addWidget(preview)
+    preview.set_device_chrome(False)
+    preview.resize(600, 900)
+    preview.show()
+    qtbot.waitExposed(preview)
+    preview.set_spec(spec_of(_rows(40)))
+    preview.set_zoom(0.5)
+    preview.grab_image()
+    assert preview.shown_zoom() == 0.5
+    (flick,) = [i for i in find_items(preview.screen_item(), "") if i.inherits("QQuickFlickable")]
+    widget = preview.quick_widget
+    centre = flick.mapToScene(flick.boundingRect().center()).toPoint()
+    QTest.mousePress(widget, LEFT, NO_MOD, centre)
+    for i in range(1, 11):
+        QTest.mouseMove(widget, QPoint(centre.x(), centre.y() - 10 * i), 10)
+    QTest.mouseRelease(widget, LEFT, NO_MOD, QPoint(centre.x(), centre.y() - 100), 10)
+    assert float(_fling_of(flick).property("velocity")) == pytest.approx(2000, rel=1e-6)
+
+
 def _touch(window: Any, kind: QEvent.Type, state: QEventPoint.State, y: float, ms: int) -> None:
     point = QEventPoint(1, state, QPointF(200, y), QPointF(200, y))
     event = QTouchEvent(kind, TOUCH, NO_MOD, [point])
