@@ -122,14 +122,16 @@ Scale {
     }
 
     // A fling released while an edge is stretched, towards that edge, is all absorbed there
-    // (Compose `applyToFling`: `velocity.y > 0f && topEffect.distance != 0f`). `contentVelocity`
-    // is the content's speed past the bound, half the finger's. Returns whether it was.
+    // (Compose `applyToFling`: `velocity.y > 0f && topEffect.distance != 0f`, then
+    // `onAbsorb(velocity.y)`). `contentVelocity` is the finger's release velocity against the
+    // content (ComposeFling.qml, the pager), not the content's: Qt halves that past a bound.
+    // Returns whether it was absorbed.
     function catchFling(contentVelocity) {
         if (!on || distance === 0 || contentVelocity === 0)
             return false;
         if ((distance > 0) !== (contentVelocity < 0))
             return false;
-        absorb(2 * contentVelocity);
+        absorb(contentVelocity);
         return true;
     }
 

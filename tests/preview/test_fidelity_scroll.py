@@ -162,6 +162,25 @@ def test_a_drag_past_the_top_stretches_the_content_and_springs_back_EdgeEffect_o
     assert flick.property("contentY") == 0
 
 
+def test_a_release_into_the_stretched_top_is_absorbed_at_the_fingers_velocity_applyToFling(  # noqa: N802
+    rows: Any, qtbot: Any
+) -> None:
+    """Pulled past the top and let go still pulling: AndroidOverscroll.kt `applyToFling` gives
+    the whole fling to the stretched edge, `onAbsorb(velocity.y)` with the finger's velocity
+    (1000 dp/s here), which EdgeEffect starts its spring at 13x (ON_ABSORB_VELOCITY_ADJUSTMENT),
+    in px/s; then it springs back to rest and the content does not move."""
+    scene, flick = rows, _flickable(rows)
+    drag(scene, QPoint(200, 300), 0, 200, steps=20, ms=10)
+    stretched = _stretch(flick)
+    assert float(stretched.property("distance")) > 0
+    _release(scene, QPoint(200, 500), ms=10)
+    assert not _fling_of(flick).property("running")
+    density = float(scene.controller.density)
+    assert float(stretched.property("velocity")) == pytest.approx(1000 * density * 13, rel=1e-6)
+    qtbot.waitUntil(lambda: float(stretched.property("distance")) == 0, timeout=3000)
+    assert flick.property("contentY") == 0
+
+
 def test_a_drag_past_the_bottom_stretches_about_the_bottom_edge(rows: Any, qtbot: Any) -> None:
     """`pullBottom`: the end edge stretches about the view's bottom, so the last row's top moves
     up by the stretch of what lies above it."""
