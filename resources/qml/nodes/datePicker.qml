@@ -501,9 +501,9 @@ Rectangle {
                             released = true;  // a flick starts next, or the movement ends
                         }
                     }
-                    // The finger lifted moving: Qt's flick gives way to the snap.
-                    // with the finger's velocity as Compose's VelocityTracker estimates it
-                    // (studio/preview/fingers.py), also on a release too slow for Qt to flick
+                    // The finger lifted moving: Qt's flick gives way to the snap, from the
+                    // finger's velocity as Compose's VelocityTracker estimates it
+                    // (studio/preview/fingers.py), also on a release too slow for Qt to flick.
                     onFlickStarted: {
                         released = false;
                         cancelFlick();
