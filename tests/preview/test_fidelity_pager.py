@@ -314,6 +314,29 @@ def test_the_press_that_stops_the_pages_taps_nothing_Scrollable_startDragImmedia
     qtbot.waitUntil(lambda: scene.controller.runtime.value("taps") == 1, timeout=2000)
 
 
+def test_a_page_set_during_a_drag_is_dropped_and_the_drag_settles_MutatorMutex(  # noqa: N802
+    pages: Any, qtbot: Any
+) -> None:
+    """A `setPage` while the finger holds the pages: SC's `animateScrollToPage` runs at
+    `MutatePriority.Default`, below the drag's `UserInput`, so MutatorMutex `tryMutateOrCancel`
+    cancels it ("Current mutation had a higher priority"). The drag settles as it would have,
+    and the settled page goes back to the runtime (`PagerMotion(settledPage)`)."""
+    scene, pager = pages, _pager(pages)
+    drag(scene, QPoint(350, Y), -275, 0, steps=10, ms=40)
+    held = _x(pager)
+    scene.controller.runtime.run_actions([{"type": "setPage", "pager": "p", "page": 4}])
+    assert scene.controller.runtime.pages["p"] == 4
+    assert _x(pager) == held  # the finger keeps the pages
+    trace = _trace(pager)
+    _release(scene, 75, ms=300)
+    qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
+    assert _x(pager) == _page_x(pager, 1)
+    assert max(x for _, x in trace) <= _page_x(pager, 1)  # never on its way to page 4
+    qtbot.waitUntil(lambda: scene.controller.runtime.pages["p"] == 1, timeout=2000)
+    scene.grab()
+    assert _x(pager) == _page_x(pager, 1)
+
+
 def _tab_point(scene: Any, index: int, count: int = 6) -> QPoint:
     (bar,) = [e for e in scene.visible_summary() if e["type"] == "tabBar"]
     b = bar["bounds"]
