@@ -549,13 +549,20 @@ def test_the_stretch_draws_alike_on_opengl_EdgeEffect(tmp_path: Any) -> None:  #
     assert seen["settled"] and seen["after"] == pytest.approx(ROW, abs=0.5)
 
 
-def test_a_touch_stops_a_fling(rows: Any, qtbot: Any) -> None:
-    """A press during a fling stops the scroll where it is, as on the phone."""
-    scene, flick = rows, _flickable(rows)
+def _fling_under_way(scene: Any, flick: QQuickItem, qtbot: Any) -> tuple[float, float]:
+    """A fling up from near the top, waited on until it has carried the content 100 dp: the
+    content's position at the release and the release velocity, as `_fling`."""
     flick.setProperty("contentY", 100)
     scene.grab()
     released_at, velocity = _fling(scene, flick, -200)
     qtbot.waitUntil(lambda: float(flick.property("contentY")) > released_at + 100, timeout=3000)
+    return released_at, velocity
+
+
+def test_a_touch_stops_a_fling(rows: Any, qtbot: Any) -> None:
+    """A press during a fling stops the scroll where it is, as on the phone."""
+    scene, flick = rows, _flickable(rows)
+    released_at, velocity = _fling_under_way(scene, flick, qtbot)
     QTest.mousePress(scene.view, LEFT, NO_MOD, QPoint(200, 500))
     assert not _fling_of(flick).property("running")
     stopped = float(flick.property("contentY"))
@@ -582,10 +589,7 @@ def test_the_press_that_stops_a_fling_taps_nothing_Scrollable_startDragImmediate
     scene.show(spec_of(scroll, state={"taps": 0}))
     scene.grab()
     flick = _flickable(scene)
-    flick.setProperty("contentY", 100)
-    scene.grab()
-    released_at, _ = _fling(scene, flick, -200)
-    qtbot.waitUntil(lambda: float(flick.property("contentY")) > released_at + 100, timeout=3000)
+    released_at, _ = _fling_under_way(scene, flick, qtbot)
     QTest.mouseClick(scene.view, LEFT, NO_MOD, QPoint(200, 500))
     assert not _fling_of(flick).property("running")
     assert scene.controller.runtime.value("taps") == 0
@@ -598,10 +602,7 @@ def test_a_drag_from_the_press_that_stops_a_fling_scrolls_on(rows: Any, qtbot: A
     """The press that caught the fling starts a drag (`startDragImmediately`): moving on, the
     finger moves the content again."""
     scene, flick = rows, _flickable(rows)
-    flick.setProperty("contentY", 100)
-    scene.grab()
-    released_at, _ = _fling(scene, flick, -200)
-    qtbot.waitUntil(lambda: float(flick.property("contentY")) > released_at + 100, timeout=3000)
+    released_at, _ = _fling_under_way(scene, flick, qtbot)
     QTest.mousePress(scene.view, LEFT, NO_MOD, QPoint(200, 500))
     caught = float(flick.property("contentY"))
     for i in range(1, 21):
