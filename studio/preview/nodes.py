@@ -266,8 +266,17 @@ class NodeObject(QObject):
     def reload(self) -> None:
         """Rebuild this node's delegate content (a replaced node, or a theme change: Controls
         Material does not restyle live controls on a theme switch)."""
+        self.stale()
+        self.announce()
+
+    def stale(self) -> None:
+        """Mark the delegate's content out of date without telling QML yet (`announce`): a
+        delegate made from now on is made at the new generation and has nothing to rebuild."""
         self._qml_props = None
         self._generation += 1
+
+    def announce(self) -> None:
+        """Tell the delegate its content is out of date (after `stale`)."""
         self.propsChanged.emit()
         self.generationChanged.emit()
 

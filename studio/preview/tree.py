@@ -749,8 +749,14 @@ class SceneTree:
         for ln in self._built():
             ln.invalidate()
         if self.root_obj is not None:
-            for obj in self.root_obj.walk():
-                obj.reload()
+            # Every object first, then the signals: a parent's new content makes its children's
+            # delegates afresh, at the new generation, so each node is made once, not once more
+            # for every ancestor above it.
+            made = list(self.root_obj.walk())
+            for obj in made:
+                obj.stale()
+            for obj in made:
+                obj.announce()
         self.relayout()
 
     def reinset(self) -> None:
