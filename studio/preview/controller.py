@@ -78,6 +78,10 @@ class PreviewController(QObject):
     todayChanged = Signal()
     #: `motion` or `animatorScale` may have changed (every window change, and the scale's).
     motionChanged = Signal()
+    #: A re-theme is about to remake every control (Controls Material does not restyle live
+    #: ones): what the phone keeps across a recomposition and the controls hold themselves (a
+    #: page move under way, a date picker's shown month) is noted with `keepView` now.
+    keepingViews = Signal()
     nodeClicked = Signal(str)
     platformRequested = Signal(object)
     runtimeEvent = Signal(object)
@@ -492,6 +496,7 @@ class PreviewController(QObject):
             return
         self._palette.set_colors(self._scheme.colors)
         self._theme_rev += 1
+        self.keepingViews.emit()
         self.themeChanged.emit()
         self._tree.restyle()
 
@@ -711,6 +716,37 @@ class PreviewController(QObject):
         """A scroll container moved: instantiate what comes into view."""
         if isinstance(n, NodeObject):
             self._tree.scrolled(n.ln, x, y)
+
+    @Slot(QObject, result="QVariantList")
+    def scrollOffset(self, n: NodeObject) -> list[float]:  # noqa: N802 (QML name)
+        """Where this scroll's view is (x, y): a remade Flickable (a re-theme, an edit of the
+        scroll, a row scrolled back into view) starts there, where the layout still has it, as
+        the phone's `rememberScrollState` outlives a recomposition."""
+        if isinstance(n, NodeObject):
+            x, y = n.ln.extra.get("offset", (0.0, 0.0))
+            return [float(x), float(y)]
+        return [0.0, 0.0]
+
+    @Slot(QObject, str, "QVariant")
+    def keepView(self, n: NodeObject, key: str, value: Any) -> None:  # noqa: N802 (QML name)
+        """A control's own view state (what the phone remembers in composition: a date picker's
+        shown month, a time picker's hour or minute selection, a page move under way), kept
+        with the node so that its next delegate starts from it. `None` forgets it. An edit that
+        replaces the node forgets it too (`SceneTree.replace_subtree`)."""
+        if not isinstance(n, NodeObject):
+            return
+        kept = n.ln.extra.setdefault("view", {})
+        if value is None:
+            kept.pop(key, None)
+        else:
+            kept[key] = value
+
+    @Slot(QObject, str, result="QVariant")
+    def keptView(self, n: NodeObject, key: str) -> Any:  # noqa: N802 (QML name)
+        """What `keepView` kept under `key` for this node, else None."""
+        if not isinstance(n, NodeObject):
+            return None
+        return n.ln.extra.get("view", {}).get(key)
 
     @Slot(QObject, float)
     def revealed(self, n: NodeObject, value: float) -> None:

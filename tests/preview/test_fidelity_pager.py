@@ -506,3 +506,50 @@ def test_a_Select_takes_the_animator_scale_a_swipe_does_not_doAnimationFrameWith
     for real, play in moving[:-1]:
         assert play == pytest.approx(real, abs=1e-6)
     assert scene.controller.runtime.pages["p"] == 0
+
+
+def _theming_pages_spec() -> dict[str, Any]:
+    """A pager at the root whose pages paint the screen: page 0 light with a "Next" button,
+    page 1 dark. The current page's flat background is the authored screen colour (TH
+    `prototypeAuthoredTheme` reads the pager's current page), so a page move re-themes."""
+
+    def page(background: str, *kids: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "box", "style": {"width": "fill", "height": "fill",
+                                         "background": background}, "children": list(kids)}  # fmt: skip
+
+    next_button = {"type": "button", "id": "next", "text": "Next",
+                   "onTap": [{"type": "setPage", "pager": "p", "page": 1}]}  # fmt: skip
+    pager = {"type": "pager", "id": "p", "style": {"width": "fill", "height": "fill"},
+             "children": [page("#FAFAFA", next_button), page("#121212"), page("#FAFAFA")]}  # fmt: skip
+    return spec_of(pager)
+
+
+def test_a_page_move_that_re_themes_the_screen_still_slides_animateScrollToPage(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """The phone recomposes its MaterialTheme with the new page's colours while
+    `animateScrollToPage` goes on moving the pages (SC `LaunchedEffect(node.page, animate)`; a
+    theme change does not restart it). The preview remakes its controls for a new theme; the
+    pages' spring carries over to the new pager, frame by frame on the same curve."""
+    scene.show(_theming_pages_spec())
+    scene.grab()
+    light = scene.controller.scheme
+    before = _pager(scene)
+    away = _x(before) - _page_x(before, 1)  # where the move starts, from page 1
+    (button,) = [e for e in scene.visible_summary() if e["type"] == "button"]
+    b = button["bounds"]
+    QTest.mouseClick(
+        scene.view, LEFT, NO_MOD, QPoint(round(b["x"] + b["width"] / 2), round(b["y"] + 20))
+    )
+    assert scene.controller.runtime.pages["p"] == 1
+    assert scene.controller.scheme.dark and not light.dark  # re-themed at the page's set
+    pager = _pager(scene)
+    assert pager.property("settling") and pager.property("moveKind") == "scroll"
+    trace = _trace(pager)
+    qtbot.waitUntil(lambda: not pager.property("settling"), timeout=3000)
+    assert trace[0][0] > 0  # the spring's clock went on from the move's start
+    target = _page_x(pager, 1)  # the new pager's origin is its own (it made page 1 first)
+    assert_follows_spring(
+        trace, target + away, target, 0, STIFFNESS_MEDIUM, scene.controller.density
+    )
+    assert len(_page_events(scene)) == 1

@@ -60,9 +60,32 @@ Rectangle {
         dayFade.begin(dayFadeLength());
         showPicked();
     }
+    // A remade picker (a re-theme, its row scrolled back into view) shows the month and the list
+    // the one before showed: the phone remembers DatePickerState's displayed month and
+    // `yearPickerVisible` in composition, and its LaunchedEffect(millis) runs again only for
+    // another date (then that date's month shows, as `onIsoChanged` does here).
+    property bool restoring: false
+    // (kept once made: while it is being made the list passes through its first month)
+    property bool made: false
+    function keepShown() {
+        if (made) preview.keepView(d.n, "shown", {month: shown, iso: iso});
+    }
+    onShownChanged: keepShown()
+    onYearsOpenChanged: if (made) preview.keepView(d.n, "yearsOpen", yearsOpen)
     Component.onCompleted: {
         lastIso = iso;
-        showPicked();
+        var kept = preview.keptView(d.n, "shown");
+        if (kept && kept.iso === iso)
+            months.jump(Math.max(0, Math.min(lastMonth, Math.round(kept.month))));
+        else
+            showPicked();
+        if (preview.keptView(d.n, "yearsOpen") === true) {
+            restoring = true;
+            yearsOpen = true;
+            restoring = false;
+        }
+        made = true;
+        keepShown();
     }
 
     // -- colour moves ---------------------------------------------------------------------------
@@ -648,7 +671,7 @@ Rectangle {
             // Alignment.Bottom` shows the list's bottom first in a clip growing down.
             property real yearsReveal: dp.yearsOpen ? 1 : 0
             Behavior on yearsReveal {
-                enabled: dp.animate
+                enabled: dp.animate && !dp.restoring
                 NumberAnimation {
                     duration: (dp.yearsOpen ? 166 : 108) * preview.animatorScale  // the animator scale's
                     easing.type: Easing.BezierSpline

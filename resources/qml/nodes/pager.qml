@@ -299,5 +299,46 @@ ListView {
     onCountChanged: place()
     onRtlChanged: place()
     onModelChanged: place()
-    Component.onCompleted: place()
+    Component.onCompleted: {
+        place();
+        resumeKept();
+    }
+
+    // -- a re-theme under way -------------------------------------------------------------------
+    // On the phone a theme change recomposes the pages and the move goes on (the
+    // `animateScrollToPage` of SC's `LaunchedEffect(node.page, animate)` or the swipe's snap is
+    // not keyed on the theme). Here a re-theme remakes the pager (controller `keepingViews`), so
+    // a move under way is kept with the node and goes on in the new pager on the same spring,
+    // from the same point of its clock.
+    Connections {
+        target: preview
+        function onKeepingViews() {
+            preview.keepView(d.n, "move", !pv.settling ? null : {
+                targetPage: pv.targetPage, x0: pv.x0, v0: pv.v0, stiffness: pv.stiffness,
+                coerce: pv.coerce, moveKind: pv.moveKind, elapsed: pv.elapsed,
+                realElapsed: pv.realElapsed, duration: pv.duration
+            });
+        }
+    }
+    function resumeKept() {
+        var m = preview.keptView(d.n, "move");
+        if (!m)
+            return;
+        preview.keepView(d.n, "move", null);
+        // A page move goes to the runtime's page; a settle to where the finger sent it.
+        if (pageW <= 0 || count === 0 || (m.moveKind === "scroll" && m.targetPage !== page))
+            return;
+        targetPage = m.targetPage;
+        targetX = pageX(targetPage);
+        x0 = m.x0;
+        v0 = m.v0;
+        stiffness = m.stiffness;
+        coerce = m.coerce;
+        moveKind = m.moveKind;
+        elapsed = m.elapsed;
+        realElapsed = m.realElapsed;
+        duration = m.duration;
+        spring.start();
+        step(0);
+    }
 }

@@ -39,8 +39,22 @@ Flickable {
     onFromEndChanged: { moved = false; toStart(); }
     onContentWidthChanged: if (fromEnd) toStart()
     onWidthChanged: if (fromEnd) toStart()
-    onMovementStarted: moved = true
-    Component.onCompleted: if (fromEnd) toStart()
+    onMovementStarted: {
+        moved = true;
+        preview.keepView(d.n, "moved", true);
+    }
+    // A remade scroll (a re-theme, an edit of it, its row scrolled back into view) shows what
+    // the one before showed: the layout kept that offset (`scrollOffset`), as the phone's
+    // `rememberScrollState` outlives a recomposition.
+    Component.onCompleted: {
+        moved = preview.keptView(d.n, "moved") === true;
+        var o = preview.scrollOffset(d.n);
+        if (o[0] !== 0 || o[1] !== 0) {
+            contentX = Math.max(0, Math.min(o[0], contentWidth - implicitWidth));
+            contentY = Math.max(0, Math.min(o[1], contentHeight - implicitHeight));
+        }
+        if (fromEnd) toStart();
+    }
     onContentXChanged: preview.scrolled(d.n, contentX, contentY)
     onContentYChanged: preview.scrolled(d.n, contentX, contentY)
     Kids {}

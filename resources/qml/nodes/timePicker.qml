@@ -150,10 +150,20 @@ Item {
     // clockwise), what the selector settles on.
     property real hourAngle: 0
     property real minuteAngle: 0
+    // A remade picker (a re-theme, its row scrolled back into view) keeps the hour or minute
+    // selection (TimePickerState's `selection`, remembered in composition), without the move.
+    property bool restoring: false
     Component.onCompleted: {
         hourAngle = radiansPerHour * (hour % 12) - fullCircle / 4;
         minuteAngle = radiansPerMinute * minute - fullCircle / 4;
-        selector.snapTo(hourAngle);
+        if (preview.keptView(d.n, "selection") === "minute") {
+            restoring = true;
+            selection = "minute";
+            restoring = false;
+            hourFade.snapTo(0);
+            minuteFade.snapTo(1);
+        }
+        selector.snapTo(selection === "hour" ? hourAngle : minuteAngle);
     }
     // an hour tap waits for the selector to arrive, then 100 ms (`onTap`: `delay(100)`)
     property bool switchPending: false
@@ -228,6 +238,9 @@ Item {
     // `ClockDialNode.updateNode`: a new selection runs `animateToCurrent`; the Crossfade fades
     // the faces.
     onSelectionChanged: {
+        preview.keepView(d.n, "selection", selection);
+        if (restoring)
+            return;
         settle();
         hourFade.animateTo(selection === "hour" ? 1 : 0);
         minuteFade.animateTo(selection === "minute" ? 1 : 0);
