@@ -20,6 +20,10 @@ Item {
     required property Flickable flick
     property bool horizontal: false
     property EdgeStretch stretch: null
+    // Another animation of the scroll's own runs (a tab row centring its tab): a press stops it
+    // and is consumed as one during a fling (`caught`).
+    property bool busy: false
+    signal caught()
     readonly property SplineFling flinger: spline
     parent: flick
     anchors.fill: parent
@@ -64,10 +68,11 @@ Item {
         objectName: "flingCatcher"
         anchors.fill: parent
         property bool holding: false
-        enabled: spline.running || holding
+        enabled: spline.running || cf.busy || holding
         onPressed: {
             holding = true;
             spline.stop();
+            cf.caught();
         }
         onReleased: holding = false
         onCanceled: holding = false

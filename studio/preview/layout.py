@@ -1041,7 +1041,7 @@ def _tab_bar(host: Host, ln: LNode, box: Box, limit: float) -> tuple[float, floa
     tall = any(i.get("icon") or i.get("image") for i in items)
     if not ln.node.get("scrollable"):
         return 360.0, 72.0 if tall else 48.0
-    total = 52.0
+    total = 2 * 52.0  # ScrollableTabRow's edge padding at both ends (`padding * 2`)
     for item in items:
         label = host.measurer.role_text(host.text(ln, str(item.get("label", ""))), "titleSmall")[0]
         visual = 24.0 if item.get("icon") or item.get("image") else 0.0

@@ -6,9 +6,11 @@
 // 16 dp padding; 48 dp tall, 72 dp with an icon or image; a 1 dp outlineVariant divider along the
 // bottom and, over it, a 3 dp primary indicator as wide as the selected tab
 // (TabRowDefaults.SecondaryIndicator). Fixed tabs share the width equally; scrollable ones start
-// 52 dp in and are at least 90 dp wide (ScrollableTabRowEdgeStartPadding, MinimumTabWidth).
+// 52 dp in and are at least 90 dp wide (ScrollableTabRowEdgeStartPadding, MinimumTabWidth), with
+// the same 52 dp after the last (`layoutWidth` folds from `padding * 2`).
 import QtQuick
 import ".."
+import "../Easing.js" as Easing
 
 Item {
     id: tabs
@@ -33,7 +35,7 @@ Item {
         }
         return w;
     }
-    implicitWidth: scrollable ? 52 + naturalWidths : 360
+    implicitWidth: scrollable ? 2 * 52 + naturalWidths : 360
     implicitHeight: tall ? 72 : 48
     Rectangle {
         anchors.fill: parent
@@ -54,7 +56,8 @@ Item {
         anchors.fill: parent
         interactive: tabs.scrollable
         flickableDirection: Flickable.HorizontalFlick
-        contentWidth: row.width
+        contentWidth: tabs.scrollable ? 2 * 52 + row.width : row.width
+        onDraggingChanged: if (dragging) tabs.centreClock.stop()
         contentHeight: height
         clip: tabs.scrollable
         // ScrollableTabRow scrolls its row with `horizontalScroll`: Compose's default stretch
@@ -71,6 +74,9 @@ Item {
             flick: strip
             horizontal: true
             stretch: stripEdges
+            // the centring is the scroll's animation too: a press stops it and selects nothing
+            busy: tabs.centring
+            onCaught: tabs.centreClock.stop()
         }
         Row {
             id: row
@@ -127,6 +133,86 @@ Item {
                     }
                 }
             }
+        }
+    }
+    // -- the selected tab scrolls to the middle (ScrollableTabRow) -----------------------------
+    // M3 TabRow.kt `ScrollableTabData.onLaidOut`: when the row is first laid out and whenever the
+    // selection changes, the row scrolls so that the selected tab is in its middle, or as near as
+    // the ends allow (`calculateTabOffset`, in whole pixels), by `animateScrollTo` in
+    // ScrollableTabRowScrollSpec, tween(250 ms, FastOutSlowInEasing): a Compose animation, so its
+    // play time is the real time over the device's animator duration scale. A drag, or a press
+    // (the scroll consumes it, as during a fling), stops it.
+    property int centredTab: -1  // ScrollableTabData's `selectedTab`
+    property real centreFrom: 0
+    property real centreTo: 0
+    property real centreElapsed: 0  // play ms (read by the tests)
+    readonly property bool centring: centreClock.running
+    property FrameAnimation centreClock: FrameAnimation {
+        running: false
+        onTriggered: tabs.centreStep(frameTime * 1000)
+    }
+    function tabOffset(i) {
+        var tab = rep.itemAt(i);
+        var density = Math.max(1, preview.density);
+        function px(v) { return Math.round(v * density); }
+        var total = px(52 + row.width) + px(52);  // the last tab's right + edgeOffset
+        var visible = total - Math.max(0, total - px(strip.width));  // less scrollState.maxValue
+        var centred = px(52 + tab.x) - (Math.floor(visible / 2) - Math.floor(px(tab.width) / 2));
+        return Math.max(0, Math.min(centred, total - visible)) / density;
+    }
+    function centreSelected() {
+        if (!scrollable || selected === centredTab || strip.width <= 0 || !rep.itemAt(selected)
+                || row.width <= 0)
+            return;
+        centredTab = selected;
+        var to = tabOffset(selected);
+        centreClock.stop();
+        if (Math.abs(strip.contentX - to) < 1e-6)
+            return;  // `scrollState.value != calculatedOffset`
+        centreFrom = strip.contentX;
+        centreTo = to;
+        centreElapsed = 0;
+        centreClock.start();
+        centreStep(0);
+    }
+    function centreStep(dtMs) {
+        var scale = preview.animatorScale;
+        centreElapsed = scale > 0 ? centreElapsed + dtMs / scale : 250;
+        if (centreElapsed >= 250) {
+            centreClock.stop();
+            strip.contentX = centreTo;
+            return;
+        }
+        strip.contentX = centreFrom + (centreTo - centreFrom) * Easing.fastOutSlowIn(centreElapsed / 250);
+    }
+    onSelectedChanged: centreSelected()
+    onNaturalWidthsChanged: Qt.callLater(centreSelected)
+    onWidthChanged: Qt.callLater(centreSelected)
+
+    // A re-theme remakes the row (controller `keepingViews`): the new one shows what this one
+    // showed, its centring going on where it was, as the phone's remembered ScrollState and
+    // ScrollableTabData outlive the recomposition.
+    Connections {
+        target: preview
+        function onKeepingViews() {
+            if (!tabs.scrollable) return;
+            preview.keepView(d.n, "strip", {
+                x: strip.contentX, tab: tabs.centredTab, moving: tabs.centring,
+                from: tabs.centreFrom, to: tabs.centreTo, elapsed: tabs.centreElapsed
+            });
+        }
+    }
+    Component.onCompleted: {
+        var kept = preview.keptView(d.n, "strip");
+        if (!kept || !scrollable) return;
+        preview.keepView(d.n, "strip", null);
+        centredTab = kept.tab;
+        strip.contentX = kept.x;
+        if (kept.moving) {
+            centreFrom = kept.from;
+            centreTo = kept.to;
+            centreElapsed = kept.elapsed;
+            centreClock.start();
         }
     }
 }
