@@ -12,6 +12,7 @@ list back at its top, and with the rows made for the old place left the first sc
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from PySide6.QtCore import QPoint
@@ -79,7 +80,7 @@ def test_an_edit_of_the_scroll_itself_keeps_its_place(scene: Any, qtbot: Any) ->
     scene.grab()
     view = _scroll_down(scene, qtbot)
     at = float(view.property("contentY"))
-    edited = spec_of(spec["root"])
+    edited = copy.deepcopy(spec)
     edited["root"]["children"][0]["style"]["background"] = "#FFEEEE"
     scene.controller.apply_change(edited, ["list"])
     scene.grab()
@@ -209,3 +210,27 @@ def test_a_date_picker_remade_for_another_date_shows_that_dates_month_LaunchedEf
     outer.setProperty("contentY", 0.0)
     scene.grab()
     assert str(_named(scene, "datePickerMonthYear").property("text")) == "July 2027"
+
+
+def test_an_edit_that_shortens_the_list_shows_its_end_not_a_blank(scene: Any, qtbot: Any) -> None:
+    """Replaced with fewer rows than the old offset reached, the scroll rests at its new end, and
+    the rows there are made: the layout hears the clamped offset, also when the new list fits
+    the screen and the view stays at 0 (no move to report)."""
+    spec = _list_spec()
+    scene.show(spec)
+    scene.grab()
+    _scroll_down(scene, qtbot, dy=700)
+    for rows, last in ((25, "b24"), (10, "b9")):  # 1200 dp, then 480 dp: less than a screen
+        edited = copy.deepcopy(spec)
+        scroll = edited["root"]["children"][0]
+        scroll["style"]["background"] = "#FFEEEE"
+        scroll["child"]["children"] = scroll["child"]["children"][:rows]
+        scene.controller.apply_change(edited, ["list"])
+        scene.grab()
+        (remade,) = _flickables(scene)
+        end = max(0.0, float(remade.property("contentHeight")) - remade.height())
+        assert float(remade.property("contentY")) == end
+        made = [(a, y) for a, y in _on_screen(scene) if a.startswith("b")]
+        assert made[-1][0] == last and made[0][1] <= 0  # to the last row, none missing
+        spec = edited
+    assert made[0] == ("b0", 0)
