@@ -151,19 +151,28 @@ Item {
         running: false
         onTriggered: tabs.centreStep(frameTime * 1000)
     }
+    // Right to left the row starts at its right end: Compose's scroll value counts from there
+    // (`horizontalScroll` reverses under Rtl) and a tab's `left` from the row's start edge
+    // (`placeRelative`); the strip's contentX counts from the left.
+    readonly property bool rtl: preview.rtl === 1
+    function maxX() { return Math.max(0, strip.contentWidth - strip.width); }
     function tabOffset(i) {
         var tab = rep.itemAt(i);
         var density = Math.max(1, preview.density);
         function px(v) { return Math.round(v * density); }
+        var left = rtl ? strip.contentWidth - (52 + tab.x + tab.width) : 52 + tab.x;
         var total = px(52 + row.width) + px(52);  // the last tab's right + edgeOffset
         var visible = total - Math.max(0, total - px(strip.width));  // less scrollState.maxValue
-        var centred = px(52 + tab.x) - (Math.floor(visible / 2) - Math.floor(px(tab.width) / 2));
-        return Math.max(0, Math.min(centred, total - visible)) / density;
+        var centred = px(left) - (Math.floor(visible / 2) - Math.floor(px(tab.width) / 2));
+        var value = Math.max(0, Math.min(centred, total - visible)) / density;
+        return rtl ? maxX() - value : value;
     }
     function centreSelected() {
         if (!scrollable || selected === centredTab || strip.width <= 0 || !rep.itemAt(selected)
                 || row.width <= 0)
             return;
+        if (centredTab < 0)
+            strip.contentX = rtl ? maxX() : 0;  // first laid out at scroll value 0: the start
         centredTab = selected;
         var to = tabOffset(selected);
         centreClock.stop();
@@ -186,6 +195,11 @@ Item {
         strip.contentX = centreFrom + (centreTo - centreFrom) * Easing.fastOutSlowIn(centreElapsed / 250);
     }
     onSelectedChanged: centreSelected()
+    onRtlChanged: {
+        centreClock.stop();
+        centredTab = -1;
+        Qt.callLater(centreSelected);
+    }
     onNaturalWidthsChanged: Qt.callLater(centreSelected)
     onWidthChanged: Qt.callLater(centreSelected)
 
