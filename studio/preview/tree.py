@@ -271,9 +271,12 @@ class SceneTree:
         ln.type = str(node.get("type", ""))
         ln.set_kids(None)
         offset = ln.extra.get("offset")
+        moved = ln.extra.get("view", {}).get("moved")
         ln.extra.clear()
         if offset is not None and ln.type == "scroll":
             ln.extra["offset"] = offset
+            if moved:  # a right-to-left strip the designer moved stays off its start (scroll.qml)
+                ln.extra["view"] = {"moved": True}
         ln.invalidate()
         # An edit is no state change of the running prototype: the containers around it take
         # their new size at once (studio.preview.sizing animates what the runtime changes).

@@ -234,3 +234,32 @@ def test_an_edit_that_shortens_the_list_shows_its_end_not_a_blank(scene: Any, qt
         assert made[-1][0] == last and made[0][1] <= 0  # to the last row, none missing
         spec = edited
     assert made[0] == ("b0", 0)
+
+
+def test_right_to_left_an_edited_strip_the_designer_moved_keeps_its_place(
+    rtl: Any, qtbot: Any
+) -> None:
+    """Right to left a horizontal scroll starts at its right end until it is moved; an edit that
+    replaces it keeps the place it was moved to, not its start."""
+    chips = [{"type": "chip", "label": f"Chip {i}"} for i in range(20)]
+    strip = {"type": "scroll", "id": "strip", "axis": "horizontal", "style": {"width": "fill"},
+             "child": {"type": "row", "children": chips}}  # fmt: skip
+    spec = spec_of({"type": "column", "style": {"width": "fill"}, "children": [strip]})
+    rtl.show(spec)
+    rtl.grab()
+    (view,) = _flickables(rtl)
+    start = float(view.property("contentX"))
+    assert start > 0  # the right end
+    y = round(view.mapToScene(view.boundingRect().center()).y())
+    drag(rtl, QPoint(80, y), 300, 0, steps=30, ms=16)
+    QTest.mouseRelease(rtl.view, LEFT, NO_MOD, QPoint(380, y), 100)
+    qtbot.waitUntil(lambda: not view.property("moving"), timeout=3000)
+    moved = float(view.property("contentX"))
+    assert moved < start - 150
+    edited = copy.deepcopy(spec)
+    edited["root"]["children"][0]["style"]["background"] = "#FFEEEE"
+    rtl.controller.apply_change(edited, ["strip"])
+    rtl.grab()
+    (remade,) = _flickables(rtl)
+    assert remade is not view
+    assert float(remade.property("contentX")) == moved

@@ -36,27 +36,36 @@ Flickable {
     function toStart() {
         if (!moved) contentX = fromEnd ? Math.max(0, contentWidth - width) : 0;
     }
-    onFromEndChanged: { moved = false; toStart(); }
-    onContentWidthChanged: if (fromEnd) toStart()
-    onWidthChanged: if (fromEnd) toStart()
+    // (Only once made: while it is being made the view has not yet taken the place it was left
+    // at, and reporting its moves would overwrite that place in the layout.)
+    property bool made: false
+    onFromEndChanged: {
+        if (!made) return;
+        moved = false;
+        preview.keepView(d.n, "moved", null);
+        toStart();
+    }
+    onContentWidthChanged: if (made && fromEnd) toStart()
+    onWidthChanged: if (made && fromEnd) toStart()
     onMovementStarted: {
         moved = true;
         preview.keepView(d.n, "moved", true);
     }
     // A remade scroll (a re-theme, an edit of it, its row scrolled back into view) shows what
     // the one before showed: the layout kept that offset (`scrollOffset`), as the phone's
-    // `rememberScrollState` outlives a recomposition.
+    // `rememberScrollState` outlives a recomposition. Right to left, one never moved starts at
+    // its right end.
     Component.onCompleted: {
         moved = preview.keptView(d.n, "moved") === true;
         var o = preview.scrollOffset(d.n);
-        if (o[0] !== 0 || o[1] !== 0) {
-            contentX = Math.max(0, Math.min(o[0], contentWidth - implicitWidth));
-            contentY = Math.max(0, Math.min(o[1], contentHeight - implicitHeight));
-        }
+        contentX = Math.max(0, Math.min(o[0], contentWidth - implicitWidth));
+        contentY = Math.max(0, Math.min(o[1], contentHeight - implicitHeight));
         if (fromEnd) toStart();
+        made = true;
+        if (contentX !== o[0] || contentY !== o[1]) preview.scrolled(d.n, contentX, contentY);
     }
-    onContentXChanged: preview.scrolled(d.n, contentX, contentY)
-    onContentYChanged: preview.scrolled(d.n, contentX, contentY)
+    onContentXChanged: if (made) preview.scrolled(d.n, contentX, contentY)
+    onContentYChanged: if (made) preview.scrolled(d.n, contentX, contentY)
     Kids {}
 
     // Qt caps the release velocity it reports with this (2500 by default); Compose with
