@@ -22,7 +22,7 @@ from studio.preview.fingers import FingerTracker
 from studio.preview.layout import LNode
 from studio.preview.nodes import NodeObject, child_entries, own_fields, same_shape
 from studio.preview.palette import Palette
-from studio.preview.scheme import Scheme, build_scheme
+from studio.preview.scheme import Scheme, build_scheme, same_sizes
 from studio.preview.styles import resolve_style
 from studio.preview.tree import SceneTree
 from studio.runtime import Runtime, StateWriteError
@@ -498,7 +498,7 @@ class PreviewController(QObject):
         self._theme_rev += 1
         self.keepingViews.emit()
         self.themeChanged.emit()
-        self._tree.restyle()
+        self._tree.restyle(sizes=not same_sizes(previous, self._scheme))
 
     @property
     def scheme(self) -> Scheme:

@@ -269,11 +269,15 @@ class NodeObject(QObject):
         self.stale()
         self.announce()
 
-    def stale(self) -> None:
+    def stale(self, restyled: bool = False) -> None:
         """Mark the delegate's content out of date without telling QML yet (`announce`): a
-        delegate made from now on is made at the new generation and has nothing to rebuild."""
+        delegate made from now on is made at the new generation and has nothing to rebuild.
+        `restyled`: its style was resolved again without a layout to come (a change of colours
+        only), so the new content reads the new style, which no `sync_view` would announce."""
         self._qml_props = None
         self._generation += 1
+        if restyled and self.ln.st is not None:
+            self._style = self.ln.st
 
     def announce(self) -> None:
         """Tell the delegate its content is out of date (after `stale`)."""

@@ -10,7 +10,7 @@ import colorsys
 import itertools
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -463,6 +463,13 @@ def _needs_chain(theme: Mapping[str, Any]) -> bool:
         _is_hex(colors.get("background")) or _is_hex(colors.get("surface"))
     )
     return overridable or inferred
+
+
+def same_sizes(a: Scheme, b: Scheme) -> bool:
+    """Whether nothing measured differs between the two schemes: the same type scale, font and
+    corner shapes, whatever their colours, light/dark and how it was decided (the layout reads
+    no colour)."""
+    return replace(a, dark=b.dark, colors=b.colors, source=b.source) == b
 
 
 def build_scheme(spec: Mapping[str, Any], appearance: str = "light", runtime: Any = None) -> Scheme:

@@ -746,18 +746,30 @@ class SceneTree:
             if ln.obj is not None:
                 ln.obj.bump()
 
-    def restyle(self) -> None:
-        """The theme changed: every style, text size and delegate is made again."""
-        self.measurer.reset()
-        for ln in self._built():
-            ln.invalidate()
+    def restyle(self, sizes: bool = True) -> None:
+        """The theme changed: every style and delegate is made again, and with `sizes` (a new type
+        scale, font or corner shapes) every text size and node measured again. A change of
+        colours alone (the light/dark switch, a repaint of the inferred surface) moves nothing:
+        the styles are resolved again in place and only a node whose size follows the
+        appearance (an image of a `{light, dark}` asset pair) is measured again."""
+        if sizes:
+            self.measurer.reset()
+            for ln in self._built():
+                ln.invalidate()
+        else:
+            for ln in self._built():
+                if ln.st is not None:
+                    ln.st = None
+                    ln.style(self)
+                if ln.type == "image" and isinstance(ln.node.get("asset"), dict):
+                    ln.invalidate()
         if self.root_obj is not None:
             # Every object first, then the signals: a parent's new content makes its children's
             # delegates afresh, at the new generation, so each node is made once, not once more
             # for every ancestor above it.
             made = list(self.root_obj.walk())
             for obj in made:
-                obj.stale()
+                obj.stale(restyled=not sizes)
             for obj in made:
                 obj.announce()
         self.relayout()
