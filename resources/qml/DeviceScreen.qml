@@ -140,7 +140,10 @@ Rectangle {
         for (var p = item; p; p = p.parent) if (p === screen) return true;
         return false;
     }
-    onTypingChanged: preview.setKeyboard(typing)
+    // Told once the focus has settled: a re-theme remakes a focused field, which drops the focus
+    // and takes it back within one pass, and the keyboard must not go down and up in between.
+    onTypingChanged: Qt.callLater(screen.tellKeyboard)
+    function tellKeyboard() { preview.setKeyboard(typing); }
     readonly property real keyboardHeight: preview.keyboard ? preview.bars.keyboard : 0
 
     // -- the app behind: a neutral placeholder screen ---------------------------------------

@@ -1255,6 +1255,17 @@ class PreviewController(QObject):
             self._ime_hidden = False
             self._keyboard_moved(was)
 
+    @Slot(QObject, bool)
+    def fieldFocus(self, n: NodeObject, on: bool) -> None:  # noqa: N802 (QML name)
+        """A text field took or lost the focus: while it has it, it stays made when a scroll
+        moves it out of view (`SceneTree.focus`)."""
+        if not isinstance(n, NodeObject):
+            return
+        if on:
+            self._tree.focus(n.ln)
+        elif self._tree.focused is n.ln:
+            self._tree.focus(None)
+
     @Slot()
     def fieldTapped(self) -> None:  # noqa: N802
         """A tap on a text field: a keyboard Back hid shows again (Compose's text field asks

@@ -119,6 +119,10 @@ class SceneTree:
         #: root and follows an anchored one; `_origin`: the content area's top-left on the screen.
         self.anchors = AnchorLayer()
         self._has_anchors = False
+        #: The text field with the keyboard's focus and its ancestors (`focus`): kept made
+        #: wherever a scroll moves them.
+        self._focused: list[LNode] = []
+        self._kept: frozenset[int] = frozenset()
         self._anchor_scan = AnchorScan()
         self.floating = False
         self._origin = (0.0, 0.0)
@@ -237,6 +241,7 @@ class SceneTree:
         self._ahead_ready = False
         self._ahead_pending = False
         old = self.root_obj
+        self._focused, self._kept = [], frozenset()
         self._by_key.clear()
         self._indexed.clear()
         self._images.clear()
@@ -569,7 +574,7 @@ class SceneTree:
         windows: list[Window] = []
         places: list[tuple[float, float] | None] = []
         extent: Box4 | None = EMPTY_BOX
-        listed, holders = self.anchors.listed, self.anchors.holders
+        listed, holders, kept = self.anchors.listed, self.anchors.holders, self._kept
         candidates = ln.built_kids
         if window is not None and not holders and index.spans is not None:
             # A long column: only the children whose slots can meet the window's height are
@@ -577,6 +582,10 @@ class SceneTree:
             candidates, cut = index.meeting(ln.built_kids, window[1] - _SLACK, window[3] + _SLACK)
             if cut:
                 extent = None
+                if id(ln) in kept:  # the focused field's row among those culled
+                    held = [k for k in ln.built_kids if id(k) in kept and k not in candidates]
+                    if held:
+                        candidates = sorted([*candidates, *held], key=lambda k: k.index)
         for k in candidates:
             if k.floating:
                 kids.append(k)
@@ -607,11 +616,16 @@ class SceneTree:
             if window is not None:
                 x0, y0, x1, y1 = window
                 if (
-                    box[0] > x1 + _SLACK
-                    or box[1] > y1 + _SLACK
-                    or box[2] < x0 - _SLACK
-                    or box[3] < y0 - _SLACK
-                ) and id(k) not in holders:  # an anchored node's ancestor stays made
+                    (
+                        box[0] > x1 + _SLACK
+                        or box[1] > y1 + _SLACK
+                        or box[2] < x0 - _SLACK
+                        or box[3] < y0 - _SLACK
+                    )
+                    and id(k) not in holders
+                    and id(k) not in kept
+                ):
+                    # an anchored node's ancestor stays made, and the focused field's chain
                     extent = None
                     continue
                 windows.append((x0 - left, y0 - top, x1 - left, y1 - top))
@@ -773,6 +787,29 @@ class SceneTree:
             for obj in made:
                 obj.announce()
         self.relayout()
+
+    @property
+    def focused(self) -> LNode | None:
+        """The text field with the focus, if any (`focus`)."""
+        return self._focused[0] if self._focused else None
+
+    def focus(self, ln: LNode | None) -> None:
+        """A text field took the keyboard's focus (None: no field has it). While it has it, the
+        field and its ancestors stay made wherever a scroll moves them, as on the phone, where a
+        `verticalScroll` composes all of its content: a focused field scrolled out of view keeps
+        the focus, the caret and the keyboard (the preview would otherwise drop its delegate,
+        and the focus with it)."""
+        chain: list[LNode] = []
+        node = ln
+        while node is not None:
+            chain.append(node)
+            node = node.parent
+        if chain == self._focused:
+            return
+        self._focused = chain
+        self._kept = frozenset(id(n) for n in chain)
+        # No layout here: the focus moves while delegates are being made (a re-theme remakes the
+        # field, which takes the focus back). What was kept goes at the next layout.
 
     def reinset(self) -> None:
         """The simulated insets changed: nodes with `safeAreaPadding` measure again."""

@@ -58,6 +58,9 @@ Item {
             visible: input.cursorVisible
         }
         onTextEdited: if (!preview.setValue(d.n, d.p.stateKey, text)) text = f.bound  // refused: revert
+        // While it has the focus the field stays made wherever a scroll moves it (the phone's
+        // verticalScroll composes all of its content): the focus and the keyboard stay.
+        onActiveFocusChanged: preview.fieldFocus(d.n, activeFocus)
         TapHandler {
             // a passive watcher of the field's own press (focus and the caret stay the
             // TextInput's): on release it shows a keyboard that Back hid, and runs the node's
@@ -84,4 +87,27 @@ Item {
         rightPadding: text.charCodeAt(0) === 0x200F ? -font.letterSpacing : 0
     }
     onBoundChanged: if (input.text !== bound) input.text = bound
+
+    // A re-theme remakes the field (controller `keepingViews`): the new one takes the focus back
+    // with the caret and selection where they were, so the keyboard stays up and typing goes on,
+    // as the phone's focused text field outlives a recomposition.
+    Connections {
+        target: preview
+        function onKeepingViews() {
+            if (input.activeFocus)
+                preview.keepView(d.n, "focus", {
+                    cursor: input.cursorPosition, start: input.selectionStart, end: input.selectionEnd
+                });
+        }
+    }
+    Component.onCompleted: {
+        var kept = preview.keptView(d.n, "focus");
+        if (!kept) return;
+        preview.keepView(d.n, "focus", null);
+        input.forceActiveFocus();
+        if (kept.start !== kept.end)
+            input.select(kept.cursor === kept.start ? kept.end : kept.start, kept.cursor);
+        else
+            input.cursorPosition = kept.cursor;
+    }
 }
