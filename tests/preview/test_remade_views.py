@@ -156,6 +156,37 @@ def test_a_dark_toggle_keeps_the_date_pickers_month_and_year_list_DatePickerStat
     assert scene.controller.runtime.value("d") == "2026-02-10"  # and nothing was picked
 
 
+def test_a_dark_toggle_keeps_the_year_lists_offset_rememberLazyGridState(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """YearPicker's grid state is remembered while the open list stays composed: a re-theme
+    leaves it where the designer scrolled it; closed and opened again, it starts at the shown
+    year's row once more."""
+    scene.show(_picker_spec())
+    scene.grab()
+    click_item(scene, _named(scene, "yearMenuButton"))
+    qtbot.waitUntil(lambda: _named(scene, "yearGrid") is not None)
+    clip = _named(scene, "yearPickerClip")
+    qtbot.waitUntil(lambda: clip.height() == 336, timeout=3000)
+    grid = _named(scene, "yearGrid")
+    start = float(grid.property("contentY"))
+    drag(scene, QPoint(200, 400), 0, -150, steps=15, ms=16)  # up the list, towards later years
+    QTest.mouseRelease(scene.view, LEFT, NO_MOD, QPoint(200, 250), 100)
+    qtbot.waitUntil(lambda: not grid.property("moving"), timeout=3000)
+    moved = float(grid.property("contentY"))
+    assert moved > start + 100
+    scene.controller.set_appearance("dark")
+    scene.grab()
+    remade = _named(scene, "yearGrid")
+    assert remade is not None and remade is not grid  # made again for the new theme
+    assert float(remade.property("contentY")) == moved
+    click_item(scene, _named(scene, "yearMenuButton"))  # closed ...
+    qtbot.waitUntil(lambda: _named(scene, "yearGrid") is None, timeout=3000)
+    click_item(scene, _named(scene, "yearMenuButton"))  # ... and opened again
+    qtbot.waitUntil(lambda: _named(scene, "yearGrid") is not None)
+    assert float(_named(scene, "yearGrid").property("contentY")) == start
+
+
 def test_a_dark_toggle_keeps_the_time_pickers_minute_dial_TimePickerState_selection(  # noqa: N802
     scene: Any, qtbot: Any
 ) -> None:

@@ -71,7 +71,11 @@ Rectangle {
         if (made) preview.keepView(d.n, "shown", {month: shown, iso: iso});
     }
     onShownChanged: keepShown()
-    onYearsOpenChanged: if (made) preview.keepView(d.n, "yearsOpen", yearsOpen)
+    onYearsOpenChanged: {
+        if (!made) return;
+        preview.keepView(d.n, "yearsOpen", yearsOpen);
+        if (!yearsOpen) preview.keepView(d.n, "yearsY", null);  // opened again: at the shown year
+    }
     Component.onCompleted: {
         lastIso = iso;
         var kept = preview.keptView(d.n, "shown");
@@ -739,8 +743,16 @@ Rectangle {
                 property bool placed: false
                 Component.onCompleted: {
                     placed = true;
-                    positionViewAtIndex(Math.max(0, dp.shownYear - 1900 - 3), GridView.Beginning);
+                    // A remade picker's open list (a re-theme, its row scrolled back into view)
+                    // is where the one before had it: YearPicker's `rememberLazyGridState` lives
+                    // as long as the open list stays composed.
+                    var kept = preview.keptView(d.n, "yearsY");
+                    if (typeof kept === "number")
+                        contentY = Math.max(originY, Math.min(kept, originY + contentHeight - height));
+                    else
+                        positionViewAtIndex(Math.max(0, dp.shownYear - 1900 - 3), GridView.Beginning);
                 }
+                onContentYChanged: if (placed && dp.yearsOpen) preview.keepView(d.n, "yearsY", contentY)
                 delegate: Item {
                     id: yearCell
                     required property int index
