@@ -227,3 +227,40 @@ def test_right_to_left_the_row_starts_at_its_right_end_and_centres_there_horizon
     _settle(rtl, qtbot)
     assert float(strip.property("contentX")) == pytest.approx(end - expected_offset(rtl, 2))
     assert item_rect(_tab(rtl, 2)).center().x() == pytest.approx(W / 2, abs=1)
+
+
+def test_a_row_scrolled_out_of_view_and_back_keeps_its_offset_verticalScroll(  # noqa: N802
+    scene: Any, qtbot: Any
+) -> None:
+    """AutoMobile's scroll composes all of its content (PrototypeSpecContent.kt "scroll":
+    `Box(verticalScroll)`), so a tab row scrolled off screen keeps its remembered ScrollState:
+    back in view it is where the designer dragged it, not centred on its tab again."""
+    tabs = {"type": "tabBar", "id": "tabs", "stateKey": "t", "scrollable": True,
+            "items": [{"label": label} for label in LABELS]}  # fmt: skip
+    rows = [{"type": "box", "id": f"r{i}", "style": {"width": "fill", "height": {"dp": 100}},
+             "children": []} for i in range(30)]  # fmt: skip
+    column = {"type": "column", "style": {"width": "fill"}, "children": [tabs, *rows]}
+    scene.show(spec_of({"type": "scroll", "child": column}, state={"t": 0}))
+    scene.grab()
+    strip = _strip(scene)
+    QTest.mousePress(scene.view, LEFT, NO_MOD, QPoint(300, 24))
+    for step in range(1, 16):
+        QTest.mouseMove(scene.view, QPoint(300 - 16 * step, 24), 16)
+    QTest.mouseRelease(scene.view, LEFT, NO_MOD, QPoint(60, 24), 100)  # held still: no fling
+    qtbot.waitUntil(lambda: not strip.property("moving"), timeout=3000)
+    dragged = float(strip.property("contentX"))
+    assert dragged > 150
+    (view,) = [
+        i
+        for i in find_items(scene.screen_item(), "")
+        if i.inherits("QQuickFlickable") and i.objectName() == ""
+    ]
+    view.setProperty("contentY", 2000)
+    qtbot.waitUntil(lambda: find_named(scene.screen_item(), "tabStrip") is None)  # dropped
+    view.setProperty("contentY", 0)
+    qtbot.waitUntil(lambda: find_named(scene.screen_item(), "tabStrip") is not None)
+    scene.grab()
+    back = _strip(scene)
+    assert back is not strip
+    assert float(back.property("contentX")) == dragged
+    assert scene.controller.runtime.value("t") == 0

@@ -203,30 +203,40 @@ Item {
     onNaturalWidthsChanged: Qt.callLater(centreSelected)
     onWidthChanged: Qt.callLater(centreSelected)
 
-    // A re-theme remakes the row (controller `keepingViews`): the new one shows what this one
-    // showed, its centring going on where it was, as the phone's remembered ScrollState and
-    // ScrollableTabData outlive the recomposition.
+    // A remade row (a re-theme, controller `keepingViews`, or its row scrolled back into view:
+    // the preview makes only what is on screen) shows what the one before showed, its centring
+    // going on where it was, as the phone's remembered ScrollState and ScrollableTabData live as
+    // long as the row stays composed (all of a `verticalScroll` is). Kept as it moves.
+    property bool made: false
+    function keepStrip() {
+        if (!made || !scrollable) return;
+        preview.keepView(d.n, "strip", {
+            x: strip.contentX, tab: centredTab, moving: centring,
+            from: centreFrom, to: centreTo, elapsed: centreElapsed
+        });
+    }
+    onCentredTabChanged: keepStrip()
+    Connections {
+        target: strip
+        function onContentXChanged() { tabs.keepStrip(); }
+    }
     Connections {
         target: preview
-        function onKeepingViews() {
-            if (!tabs.scrollable) return;
-            preview.keepView(d.n, "strip", {
-                x: strip.contentX, tab: tabs.centredTab, moving: tabs.centring,
-                from: tabs.centreFrom, to: tabs.centreTo, elapsed: tabs.centreElapsed
-            });
-        }
+        function onKeepingViews() { tabs.keepStrip(); }
     }
     Component.onCompleted: {
         var kept = preview.keptView(d.n, "strip");
-        if (!kept || !scrollable) return;
-        preview.keepView(d.n, "strip", null);
-        centredTab = kept.tab;
-        strip.contentX = kept.x;
-        if (kept.moving) {
-            centreFrom = kept.from;
-            centreTo = kept.to;
-            centreElapsed = kept.elapsed;
-            centreClock.start();
+        if (kept && scrollable) {
+            centredTab = kept.tab;
+            strip.contentX = kept.x;
+            if (kept.moving) {
+                centreFrom = kept.from;
+                centreTo = kept.to;
+                centreElapsed = kept.elapsed;
+                centreClock.start();
+            }
         }
+        made = true;
+        keepStrip();
     }
 }
