@@ -494,9 +494,14 @@ class StudioController(QObject):
         if image.isNull():
             return
         image = image.scaledToWidth(THUMBNAIL_WIDTH, Qt.TransformationMode.SmoothTransformation)
-        data = png_bytes(image)
-        await self._io(self.library.set_thumbnail, document.entry_id, data)
-        self.thumbnailReady.emit(document.entry_id, data)
+        # Stored and announced as one task of its own: a newer thumbnail (another prototype
+        # opened) cancels this one, and cancelled while the library thread wrote the file, the
+        # panel would never hear of a thumbnail the library has (and the backfill skips).
+        self.spawn(self._store_thumbnail(document.entry_id, png_bytes(image)), label="Thumbnail")
+
+    async def _store_thumbnail(self, entry_id: str, data: bytes) -> None:
+        await self._io(self.library.set_thumbnail, entry_id, data)
+        self.thumbnailReady.emit(entry_id, data)
 
     async def _backfill(self) -> None:
         """Draw the thumbnail of every entry that has none, one at a time, in a headless scene
