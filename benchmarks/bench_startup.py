@@ -6,7 +6,9 @@ studio with `proto-studio --smoke-test` which prints "window painted" on the win
 paint and "preview frame" once the preview has drawn the opened prototype (then runs the
 packaging checks and prints "smoke ok"); the baselines a QMainWindow
 that prints on its first paint event and a bare QML ApplicationWindow that loads Controls
-Material and prints on its first swapped frame. Prints the medians and the ratios (targets: the
+Material and prints on its first swapped frame; and, as information, the preview widget alone in a
+main window drawing a template (the best a preview-first start-up could reach). Prints the medians
+and the ratios (targets: the
 window's first paint at most 2x the widget window's, the first preview frame at most 1.5x the
 bare QML window's, issue 12); also the first launch, which seeds the templates.
 """
@@ -72,6 +74,35 @@ app.exec()
 """
 
 
+# Information, no target: the best a studio could reach by showing its preview before anything
+# else (the preview widget alone in a main window, drawing the feed template; no panels, library,
+# settings or event loop). It bounds what rebuilding the start-up around the preview could gain.
+PREVIEW_FIRST = """
+import json, sys
+from studio.preview.pyside import skip_source_scan
+skip_source_scan()
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(sys.argv[:1])
+from studio.preview.widget import PreviewWidget
+from studio.spec import expand
+window = QMainWindow()
+preview = PreviewWidget(window)
+window.setCentralWidget(preview)
+window.resize(1440, 900)
+spec = expand(json.loads(open("resources/templates/feed.json", encoding="utf-8").read()))
+shown = []
+def frame():
+    if shown:
+        print("preview frame", flush=True)
+        app.quit()
+preview.quick_widget.quickWindow().afterRendering.connect(frame)
+window.show()
+preview.set_spec(spec)
+shown.append(True)
+app.exec()
+"""
+
+
 def time_until(cmd: list[str], markers: list[str], env: dict[str, str]) -> list[float]:
     """Seconds from spawning `cmd` until each marker line appears on its stdout."""
     start = time.perf_counter()
@@ -103,12 +134,16 @@ def main() -> int:
     marks = ["window painted", "preview frame", "smoke ok"]
     bare_cmd = [sys.executable, "-c", BARE]
     bare_qml_cmd = [sys.executable, "-c", BARE_QML]
+    preview_first_cmd = [sys.executable, "-c", PREVIEW_FIRST]
+    repo_env = {**env, "PYTHONPATH": str(REPO)}
     with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as scratch:
         studio_env = {**env, "PROTO_STUDIO_HOME": home}
         time_until(studio, marks, studio_env)  # seeds the library (and warms the OS cache)
         time_until(bare_cmd, ["painted"], env)
         time_until(bare_qml_cmd, ["painted"], env)
+        time_until(preview_first_cmd, ["preview frame"], repo_env)
         bare: list[float] = []
+        alone: list[float] = []
         bare_qml: list[float] = []
         window: list[float] = []
         frame: list[float] = []
@@ -116,6 +151,7 @@ def main() -> int:
         for run in range(args.runs):
             bare.extend(time_until(bare_cmd, ["painted"], env))
             bare_qml.extend(time_until(bare_qml_cmd, ["painted"], env))
+            alone.extend(time_until(preview_first_cmd, ["preview frame"], repo_env))
             painted, drawn, _checked = time_until(studio, marks, studio_env)
             window.append(painted)
             frame.append(drawn)
@@ -127,6 +163,7 @@ def main() -> int:
         ("studio window, first paint", statistics.median(window)),
         ("studio prototype, first preview frame", statistics.median(frame)),
         ("  same, first launch (seeds templates)", statistics.median(first)),
+        ("(info) the preview alone, first frame", statistics.median(alone)),
     ]
     print(f"{'bare PySide6 widget window, first paint':<42} median {b * 1000:6.0f} ms")
     print(f"{'bare QML window (Controls Material), frame':<42} median {q * 1000:6.0f} ms")
